@@ -1,0 +1,210 @@
+package dialect
+
+import (
+	"slices"
+
+	"go.starlark.net/syntax"
+)
+
+var comparisonBuiltins = map[syntax.Token]string{
+	syntax.LT: "__lt__", syntax.LE: "__le__", syntax.GT: "__gt__",
+	syntax.GE: "__ge__", syntax.EQL: "__eq__", syntax.NEQ: "__ne__",
+}
+
+// RewriteComparisons replaces every comparison a < b, <=, >, >=, ==, != in
+// f by the call __lt__(a, b), __le__, __gt__, __ge__, __eq__, __ne__ placed
+// at the operator, so that arrays can compare elementwise; `in` and
+// `not in` are left alone. It is the step from ParsePlain's tree to Parse's
+// and is kept separate so that plain Starlark can be checked against
+// upstream's tree before it.
+func RewriteComparisons(f *syntax.File) {
+	for _, stmt := range f.Stmts {
+		mapStmt(stmt, rewriteComparisons)
+	}
+}
+
+func rewriteComparisons(x syntax.Expr) syntax.Expr {
+	mapChildren(x, rewriteComparisons)
+	if bin, ok := x.(*syntax.BinaryExpr); ok {
+		if name, ok := comparisonBuiltins[bin.Op]; ok {
+			return hiddenCall(name, bin.OpPos, bin.X, bin.Y)
+		}
+	}
+	return x
+}
+
+// mapStmt replaces each expression held by stmt, and by the statements in
+// its bodies, with f of it.
+func mapStmt(stmt syntax.Stmt, f func(syntax.Expr) syntax.Expr) {
+	body := func(stmts []syntax.Stmt) {
+		for _, s := range stmts {
+			mapStmt(s, f)
+		}
+	}
+	switch s := stmt.(type) {
+	case *syntax.AssignStmt:
+		s.LHS, s.RHS = f(s.LHS), f(s.RHS)
+	case *syntax.DefStmt:
+		mapList(s.Params, f)
+		body(s.Body)
+	case *syntax.ExprStmt:
+		s.X = f(s.X)
+	case *syntax.ForStmt:
+		s.Vars, s.X = f(s.Vars), f(s.X)
+		body(s.Body)
+	case *syntax.WhileStmt:
+		s.Cond = f(s.Cond)
+		body(s.Body)
+	case *syntax.IfStmt:
+		s.Cond = f(s.Cond)
+		body(s.True)
+		body(s.False)
+	case *syntax.ReturnStmt:
+		s.Result = mapOptional(s.Result, f)
+	case *syntax.BranchStmt, *syntax.LoadStmt:
+		// no expressions beyond literal names
+	}
+}
+
+// mapChildren replaces each direct subexpression of x with f of it. A
+// DotExpr's Name is a field name, not an expression, and stays.
+func mapChildren(x syntax.Expr, f func(syntax.Expr) syntax.Expr) {
+	switch x := x.(type) {
+	case *syntax.BinaryExpr:
+		x.X, x.Y = f(x.X), f(x.Y)
+	case *syntax.CallExpr:
+		x.Fn = f(x.Fn)
+		mapList(x.Args, f)
+	case *syntax.Comprehension:
+		x.Body = f(x.Body)
+		for _, clause := range x.Clauses {
+			switch c := clause.(type) {
+			case *syntax.ForClause:
+				c.Vars, c.X = f(c.Vars), f(c.X)
+			case *syntax.IfClause:
+				c.Cond = f(c.Cond)
+			}
+		}
+	case *syntax.CondExpr:
+		x.Cond, x.True, x.False = f(x.Cond), f(x.True), f(x.False)
+	case *syntax.DictEntry:
+		x.Key, x.Value = f(x.Key), f(x.Value)
+	case *syntax.DictExpr:
+		mapList(x.List, f)
+	case *syntax.DotExpr:
+		x.X = f(x.X)
+	case *syntax.IndexExpr:
+		x.X, x.Y = f(x.X), f(x.Y)
+	case *syntax.LambdaExpr:
+		mapList(x.Params, f)
+		x.Body = f(x.Body)
+	case *syntax.ListExpr:
+		mapList(x.List, f)
+	case *syntax.ParenExpr:
+		x.X = f(x.X)
+	case *syntax.SliceExpr:
+		x.X = f(x.X)
+		x.Lo, x.Hi, x.Step = mapOptional(x.Lo, f), mapOptional(x.Hi, f), mapOptional(x.Step, f)
+	case *syntax.TupleExpr:
+		mapList(x.List, f)
+	case *syntax.UnaryExpr:
+		x.X = mapOptional(x.X, f)
+	case *syntax.Ident, *syntax.Literal:
+	}
+}
+
+func mapList(list []syntax.Expr, f func(syntax.Expr) syntax.Expr) {
+	for i, x := range list {
+		list[i] = f(x)
+	}
+}
+
+func mapOptional(x syntax.Expr, f func(syntax.Expr) syntax.Expr) syntax.Expr {
+	if x == nil {
+		return nil
+	}
+	return f(x)
+}
+
+// cloneExpr returns a deep copy of x, so that the target of x **= y can
+// appear both as the assignment's target and as the call's argument
+// without two places in the tree sharing a node.
+func cloneExpr(x syntax.Expr) syntax.Expr {
+	c := shallowCopy(x)
+	mapChildren(c, cloneExpr)
+	return c
+}
+
+// shallowCopy copies x's node, and the lists and comprehension clauses it
+// holds, so that mapChildren on the copy leaves x untouched.
+func shallowCopy(x syntax.Expr) syntax.Expr {
+	switch x := x.(type) {
+	case *syntax.BinaryExpr:
+		c := *x
+		return &c
+	case *syntax.CallExpr:
+		c := *x
+		c.Args = slices.Clone(x.Args)
+		return &c
+	case *syntax.Comprehension:
+		c := *x
+		c.Clauses = make([]syntax.Node, len(x.Clauses))
+		for i, clause := range x.Clauses {
+			switch clause := clause.(type) {
+			case *syntax.ForClause:
+				cc := *clause
+				c.Clauses[i] = &cc
+			case *syntax.IfClause:
+				cc := *clause
+				c.Clauses[i] = &cc
+			}
+		}
+		return &c
+	case *syntax.CondExpr:
+		c := *x
+		return &c
+	case *syntax.DictEntry:
+		c := *x
+		return &c
+	case *syntax.DictExpr:
+		c := *x
+		c.List = slices.Clone(x.List)
+		return &c
+	case *syntax.DotExpr:
+		c := *x
+		name := *x.Name
+		c.Name = &name
+		return &c
+	case *syntax.Ident:
+		c := *x
+		return &c
+	case *syntax.IndexExpr:
+		c := *x
+		return &c
+	case *syntax.LambdaExpr:
+		c := *x
+		c.Params = slices.Clone(x.Params)
+		return &c
+	case *syntax.ListExpr:
+		c := *x
+		c.List = slices.Clone(x.List)
+		return &c
+	case *syntax.Literal:
+		c := *x
+		return &c
+	case *syntax.ParenExpr:
+		c := *x
+		return &c
+	case *syntax.SliceExpr:
+		c := *x
+		return &c
+	case *syntax.TupleExpr:
+		c := *x
+		c.List = slices.Clone(x.List)
+		return &c
+	case *syntax.UnaryExpr:
+		c := *x
+		return &c
+	}
+	panic("dialect: unknown expression type")
+}

@@ -1,0 +1,93 @@
+// Command jaxsh runs jaxsh scripts: Starlark with NumPy-style arrays and JAX's
+// programming model.
+//
+//	jaxsh FILE.star [ARGS...]   run a script; argv is [FILE.star, ARGS...]
+//	jaxsh -c 'CODE' [ARGS...]   run CODE
+//
+// Exit status: 0 on success, 1 on any error in the program (the message or
+// traceback goes to stderr), 2 on bad command-line usage.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+
+	"github.com/jaxsh/jaxsh"
+)
+
+// version is the jaxsh release; -ldflags "-X main.version=..." overrides it.
+var version = "0.1.0-dev"
+
+const usage = `usage: jaxsh [flags] FILE.star [ARGS...]
+       jaxsh [flags] -c CODE [ARGS...]
+
+Runs a jaxsh script: Starlark with NumPy-style arrays (see the README).
+argv holds the script path (or "-c") followed by ARGS.
+
+Flags:
+  -c CODE      run CODE instead of a file
+  --version    print the version and exit
+  --help       print this help and exit
+
+Examples:
+  jaxsh examples/hello.star
+  jaxsh -c 'print(2 ** 10)'
+  jaxsh script.star --input data.json
+
+Exit status: 0 on success, 1 on an error in the program, 2 on bad usage.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("jaxsh", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	code := fs.String("c", "", "")
+	showVersion := fs.Bool("version", false, "")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "jaxsh: %v\n\n%s", err, usage)
+		return 2
+	}
+	codeGiven := false
+	fs.Visit(func(f *flag.Flag) { codeGiven = codeGiven || f.Name == "c" })
+	switch {
+	case *help:
+		fmt.Fprint(stdout, usage)
+		return 0
+	case *showVersion:
+		fmt.Fprintf(stdout, "jaxsh %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return 0
+	case !codeGiven && fs.NArg() == 0:
+		fmt.Fprintf(stderr, "jaxsh: no script given (the interactive REPL is not available yet)\n\n%s", usage)
+		return 2
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	interp := jaxsh.New(jaxsh.Options{Stdout: stdout, Stderr: stderr})
+	var err error
+	if codeGiven {
+		_, err = interp.RunString(ctx, "-c", *code, fs.Args())
+	} else {
+		path := fs.Arg(0)
+		if _, statErr := os.Stat(path); statErr != nil {
+			fmt.Fprintf(stderr, "jaxsh: cannot open script %s: %v\n", path, statErr.(*os.PathError).Err)
+			return 2
+		}
+		_, err = interp.RunFile(ctx, path, fs.Args()[1:])
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, jaxsh.FormatError(err))
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the examples' golden output files")
+
+func runJaxsh(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestExamples runs every examples/*.star script and compares its output with
+// the .out file beside it (go test ./cmd/jaxsh -update rewrites them).
+func TestExamples(t *testing.T) {
+	scripts, _ := filepath.Glob("../../examples/*.star")
+	if len(scripts) == 0 {
+		t.Fatal("no examples found")
+	}
+	for _, script := range scripts {
+		t.Run(filepath.Base(script), func(t *testing.T) {
+			code, stdout, stderr := runJaxsh(t, script)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+			}
+			golden := strings.TrimSuffix(script, ".star") + ".out"
+			if *update {
+				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/jaxsh -update to create it)", err)
+			}
+			if stdout != string(want) {
+				t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", golden, stdout, want)
+			}
+		})
+	}
+}
+
+func TestExitCodesAndMessages(t *testing.T) {
+	dir := t.TempDir()
+	syntaxErr := writeFile(t, dir, "syntax.star", "x = 1\ny = (2 **\n")
+	runtimeErr := writeFile(t, dir, "runtime.star", "def f(x):\n    return x ** \"a\"\n\nf(1)\n")
+	ok := writeFile(t, dir, "ok.star", "print(argv)\n")
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		stdout     string
+		stderr     string // exact, unless prefix is set
+		stderrHas  []string
+		prefixOnly bool
+	}{
+		{name: "argv", args: []string{ok, "a", "--b"}, code: 0,
+			stdout: `["` + ok + `", "a", "--b"]` + "\n"},
+		{name: "code", args: []string{"-c", "print(argv, 2 ** 3 ** 2)", "x"}, code: 0,
+			stdout: `["-c", "x"] 512` + "\n"},
+		{name: "syntax error", args: []string{syntaxErr}, code: 1,
+			stderr: syntaxErr + ":3:1: got end of file, want primary expression\n"},
+		{name: "runtime error", args: []string{runtimeErr}, code: 1,
+			stderr: "Traceback (most recent call last):\n" +
+				"  " + runtimeErr + ":4:2: in <toplevel>\n" +
+				"  " + runtimeErr + ":2:14: in f\n" +
+				"Error: unknown binary op: int ** string\n"},
+		{name: "code runtime error", args: []string{"-c", "x = 1\nx.y"}, code: 1,
+			stderr: "Traceback (most recent call last):\n  -c:2:2: in <toplevel>\nError: int has no .y field or method\n"},
+		{name: "missing file", args: []string{filepath.Join(dir, "nope.star")}, code: 2,
+			stderr: "jaxsh: cannot open script " + filepath.Join(dir, "nope.star") + ": no such file or directory\n"},
+		{name: "unknown flag", args: []string{"--frobnicate", ok}, code: 2,
+			stderrHas: []string{"jaxsh: flag provided but not defined: -frobnicate", "usage: jaxsh"}},
+		{name: "no script", args: nil, code: 2, stderrHas: []string{"no script given"}},
+		{name: "version", args: []string{"--version"}, code: 0},
+		{name: "help", args: []string{"--help"}, code: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runJaxsh(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d (stderr %q)", code, tt.code, stderr)
+			}
+			if tt.stdout != "" && stdout != tt.stdout {
+				t.Errorf("stdout %q, want %q", stdout, tt.stdout)
+			}
+			if tt.stderr != "" && stderr != tt.stderr {
+				t.Errorf("stderr\n%s\nwant\n%s", stderr, tt.stderr)
+			}
+			for _, s := range tt.stderrHas {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr %q lacks %q", stderr, s)
+				}
+			}
+			switch tt.name {
+			case "version":
+				if !strings.HasPrefix(stdout, "jaxsh "+version+" (go") {
+					t.Errorf("version output %q", stdout)
+				}
+			case "help":
+				if !strings.Contains(stdout, "usage: jaxsh") || !strings.Contains(stdout, "Examples:") {
+					t.Errorf("help output %q", stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadIsRelativeToTheLoadingFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "lib", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "lib", "sub"), "leaf.star", "leaf = 'leaf'\n")
+	writeFile(t, filepath.Join(dir, "lib"), "mid.star", "load('sub/leaf.star', 'leaf')\nmid = leaf + '<-mid'\n")
+	main := writeFile(t, dir, "main.star", "load('lib/mid.star', 'mid')\nprint(mid)\n")
+	cycle := writeFile(t, dir, "cycle.star", "load('cycle.star', 'x')\n")
+
+	code, stdout, stderr := runJaxsh(t, main)
+	if code != 0 || stdout != "leaf<-mid\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = runJaxsh(t, cycle)
+	if code != 1 || !strings.Contains(stderr, "cycle in load graph") {
+		t.Errorf("cycle: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,144 @@
+package starlark
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+
+	"github.com/jaxsh/jaxsh/starlark/dialect"
+	"go.starlark.net/lib/json"
+	"go.starlark.net/lib/math"
+	"go.starlark.net/lib/time"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// FileOptions are the language options of every jaxsh file (SPEC §2): while
+// loops, recursion, set, top-level control flow and global reassignment.
+var FileOptions = &syntax.FileOptions{
+	Set:             true,
+	While:           true,
+	TopLevelControl: true,
+	GlobalReassign:  true,
+	Recursion:       true,
+}
+
+// Predeclared returns a new dictionary of the names every jaxsh module sees,
+// the hidden operator builtins of the dialect included.
+func Predeclared() starlark.StringDict {
+	d := starlark.StringDict{
+		"math":         math.Module,
+		"json":         json.Module,
+		"time":         time.Module,
+		"partial":      starlark.NewBuiltin("partial", builtinPartial),
+		"print":        starlark.NewBuiltin("print", builtinPrint),
+		"Ellipsis":     Ellipsis,
+		"__ellipsis__": Ellipsis,
+	}
+	for k, v := range operatorBuiltins() {
+		d[k] = v
+	}
+	return d
+}
+
+// A Session runs jaxsh programs that share predeclared names, an output
+// writer and a cache of loaded modules. Its methods are safe for concurrent
+// use by several threads.
+type Session struct {
+	stdout      io.Writer
+	predeclared starlark.StringDict
+
+	mu      sync.Mutex
+	modules map[string]*module
+}
+
+// A module is an entry of the load cache; done is closed once globals and err
+// are final, so a second thread loading the same file waits for the first.
+type module struct {
+	loader  *starlark.Thread
+	done    chan struct{}
+	globals starlark.StringDict
+	err     error
+}
+
+// NewSession returns a session that prints to stdout and predeclares
+// Predeclared() plus extra (extra wins on a clash).
+func NewSession(stdout io.Writer, extra starlark.StringDict) *Session {
+	pre := Predeclared()
+	for k, v := range extra {
+		pre[k] = v
+	}
+	return &Session{stdout: stdout, predeclared: pre, modules: map[string]*module{}}
+}
+
+const stdoutKey = "jaxsh.stdout"
+
+// NewThread returns a thread whose print and load go through the session.
+func (s *Session) NewThread(name string) *starlark.Thread {
+	th := &starlark.Thread{Name: name, Load: s.load}
+	th.SetLocal(stdoutKey, s.stdout)
+	th.Print = func(th *starlark.Thread, msg string) { fmt.Fprintln(stdoutOf(th), msg) }
+	return th
+}
+
+func stdoutOf(th *starlark.Thread) io.Writer {
+	if w, ok := th.Local(stdoutKey).(io.Writer); ok {
+		return w
+	}
+	return io.Discard
+}
+
+// ExecFile parses src (a string, []byte, io.Reader, or nil to read filename)
+// as the jaxsh dialect and runs it as a module on thread.
+func (s *Session) ExecFile(thread *starlark.Thread, filename string, src any) (starlark.StringDict, error) {
+	f, err := dialect.Parse(FileOptions, filename, src)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := starlark.FileProgram(f, s.predeclared.Has)
+	if err != nil {
+		return nil, err
+	}
+	g, err := prog.Init(thread, s.predeclared)
+	g.Freeze()
+	return g, err
+}
+
+// load resolves a module name relative to the directory of the file that
+// loads it, and runs each file at most once per session.
+func (s *Session) load(thread *starlark.Thread, name string) (starlark.StringDict, error) {
+	from := thread.CallFrame(0).Pos.Filename()
+	path := name
+	if !filepath.IsAbs(path) {
+		dir := "."
+		if from != "" && from[0] != '<' {
+			dir = filepath.Dir(from)
+		}
+		path = filepath.Join(dir, name)
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+
+	s.mu.Lock()
+	m, ok := s.modules[path]
+	if !ok {
+		m = &module{loader: thread, done: make(chan struct{})}
+		s.modules[path] = m
+		s.mu.Unlock()
+		m.globals, m.err = s.ExecFile(thread, path, nil)
+		close(m.done)
+		return m.globals, m.err
+	}
+	s.mu.Unlock()
+	select {
+	case <-m.done:
+	default:
+		if m.loader == thread {
+			return nil, fmt.Errorf("cycle in load graph: %s loads itself", name)
+		}
+		<-m.done
+	}
+	return m.globals, m.err
+}

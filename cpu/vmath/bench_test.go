@@ -40,3 +40,15 @@ func BenchmarkExp(b *testing.B) {
 	b.Run("vmath", func(b *testing.B) { runBench(b, Exp, x) })
 	b.Run("naive", func(b *testing.B) { runBench(b, naive(math.Exp), x) })
 }
+
+func BenchmarkLog(b *testing.B) {
+	x := benchInput(1e-3, 1e3)
+	b.Run("vmath", func(b *testing.B) { runBench(b, Log, x) })
+	b.Run("naive", func(b *testing.B) { runBench(b, naive(math.Log), x) })
+}
+
+func BenchmarkSin(b *testing.B) {
+	x := benchInput(-100, 100)
+	b.Run("vmath", func(b *testing.B) { runBench(b, Sin, x) })
+	b.Run("naive", func(b *testing.B) { runBench(b, naive(math.Sin), x) })
+}

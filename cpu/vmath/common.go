@@ -5,16 +5,85 @@ import (
 	"math"
 )
 
-// chunk is how many elements the slice functions examine at once: a chunk
-// whose inputs all lie in a function's ordinary range runs the branch-free
-// kernel; any other chunk goes element by element through the scalar form,
-// which handles every special value. Sixteen keeps the check's cost
-// amortised while a rare special value slows only a few neighbours.
+// Every slice function follows one scheme. A function's lanes kernel is a
+// branch-free loop that is correct only for inputs in the function's
+// ordinary range; its scalar form handles everything, special values
+// included, by sending ordinary inputs through the same kernel (so the two
+// forms agree bit for bit) and the rest through a slow path. The slice
+// function checks the input a chunk at a time, hands runs of ordinary
+// chunks to the kernel in one call, and sends the rare chunk holding a
+// special value element by element through the scalar form.
+//
+// Kernels must be single loops whose bodies the compiler fully inlines: a
+// call per element costs more than the arithmetic. Helpers they use are
+// kept under the inliner's budget.
+
+// chunk is how many elements one range check covers. Sixteen amortises
+// the check's final compare while a rare special value slows only a few
+// neighbours.
 const chunk = 16
+
+// maxRun bounds how far the check runs ahead of the kernel, so that the
+// inputs it read are still in L1 when the kernel reads them again (4 KiB).
+const maxRun = 64 * chunk
 
 func checkLen(dst, x int) {
 	if dst != x {
 		panic(fmt.Sprintf("vmath: len(dst) = %d but len(x) = %d", dst, x))
+	}
+}
+
+// unary drives a one-input function over x. dst and x may be the same
+// slice: each run is checked before the kernel overwrites it, and the
+// kernel and the scalar form read each element before writing it.
+func unary(dst, x []float32, fast func(*[chunk]float32) bool, lanes func(dst, x []float32), scalar func(float32) float32) {
+	checkLen(len(dst), len(x))
+	start := 0
+	for i := 0; i+chunk <= len(x); i += chunk {
+		if fast((*[chunk]float32)(x[i:])) {
+			if i+chunk-start >= maxRun {
+				lanes(dst[start:i+chunk], x[start:i+chunk])
+				start = i + chunk
+			}
+			continue
+		}
+		lanes(dst[start:i], x[start:i])
+		for j := i; j < i+chunk; j++ {
+			dst[j] = scalar(x[j])
+		}
+		start = i + chunk
+	}
+	end := len(x) - len(x)%chunk
+	lanes(dst[start:end], x[start:end])
+	for j := end; j < len(x); j++ {
+		dst[j] = scalar(x[j])
+	}
+}
+
+// binary is unary for two-input functions: a chunk is fast when both its x
+// and y parts are.
+func binary(dst, x, y []float32, fast func(x, y *[chunk]float32) bool, lanes func(dst, x, y []float32), scalar func(x, y float32) float32) {
+	checkLen(len(dst), len(x))
+	checkLen(len(dst), len(y))
+	start := 0
+	for i := 0; i+chunk <= len(x); i += chunk {
+		if fast((*[chunk]float32)(x[i:]), (*[chunk]float32)(y[i:])) {
+			if i+chunk-start >= maxRun {
+				lanes(dst[start:i+chunk], x[start:i+chunk], y[start:i+chunk])
+				start = i + chunk
+			}
+			continue
+		}
+		lanes(dst[start:i], x[start:i], y[start:i])
+		for j := i; j < i+chunk; j++ {
+			dst[j] = scalar(x[j], y[j])
+		}
+		start = i + chunk
+	}
+	end := len(x) - len(x)%chunk
+	lanes(dst[start:end], x[start:end], y[start:end])
+	for j := end; j < len(x); j++ {
+		dst[j] = scalar(x[j], y[j])
 	}
 }
 
@@ -46,3 +115,15 @@ func allAbsAtMost(xs *[chunk]float32, m float32) bool {
 	}
 	return worst <= math.Float32bits(m)
 }
+
+// withSignOf returns r with the sign bit of x: for functions whose result
+// always has x's sign (expm1, log1p, tanh, …) this restores signed zeros
+// that float64 arithmetic dropped.
+func withSignOf(r, x float32) float32 {
+	const sign = 1 << 31
+	return math.Float32frombits(math.Float32bits(r)&^sign | math.Float32bits(x)&sign)
+}
+
+// roundShift is 1.5·2^52: adding it to a float64 of magnitude below 2^51
+// rounds it to an integer, which is then the low bits of the mantissa.
+const roundShift = 0x1.8p52

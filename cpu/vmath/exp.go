@@ -12,14 +12,14 @@ import "math"
 const (
 	expTableBits = 5
 	expTableSize = 1 << expTableBits
-	// roundShift is 1.5·2^52: adding it rounds a float64 of magnitude below
-	// 2^51 to an integer left in the low mantissa bits.
-	roundShift = 0x1.8p52
 	// expFastLimit bounds |x| on the fast path. exp(±150) is far outside
 	// float32's range, so results there already round to +Inf or 0, and
 	// 2^k stays a normal float64.
 	expFastLimit = 150
 )
+
+// expFastMax is the largest float32 below expFastLimit.
+var expFastMax = math.Nextafter32(expFastLimit, 0)
 
 // expScaleTable[j] is the bit pattern of 2^(j/32) minus j<<47. Adding
 // n<<47 for n = 32·k + j then yields the bits of 2^k·2^(j/32) directly:
@@ -32,7 +32,8 @@ var expScaleTable = func() (t [expTableSize]uint64) {
 }()
 
 // expReduce splits z = x·32/ln2 (or x·32 for exp2) into the scale
-// 2^(n/32), n = round(z), and n itself as a float64.
+// 2^(n/32), n = round(z), and n itself as a float64. Valid for |z| < 2^15
+// or so (|x| ≤ 700), where 2^(n/32) is a normal float64.
 func expReduce(z float64) (scale, n float64) {
 	shifted := z + roundShift
 	bits := math.Float64bits(shifted)
@@ -40,18 +41,20 @@ func expReduce(z float64) (scale, n float64) {
 	return scale, shifted - roundShift
 }
 
-// expKernel is exp(x) for |x| ≤ expFastLimit (and |x| ≤ 700 in general).
-func expKernel(x float64) float64 {
-	scale, n := expReduce(x * (expTableSize / math.Ln2))
-	r := x - n*(math.Ln2/expTableSize)
-	return scale * (1 + r + r*r*(expPoly[0]+r*expPoly[1]))
+// expReduced is exp(r) for |r| ≤ ln2/64.
+func expReduced(r float64) float64 {
+	return 1 + r + r*r*(expPoly[0]+r*expPoly[1])
 }
 
-// exp2Kernel is 2^x for |x| ≤ expFastLimit; integers give exact powers.
-func exp2Kernel(x float64) float64 {
-	scale, n := expReduce(x * expTableSize)
-	r := (x - n*(1.0/expTableSize)) * math.Ln2
-	return scale * (1 + r + r*r*(expPoly[0]+r*expPoly[1]))
+// expm1Reduced is exp(r)−1 for |r| ≤ ln2/64, relative to exp(r)−1.
+func expm1Reduced(r float64) float64 {
+	return r + r*r*(expm1Poly[0]+r*(expm1Poly[1]+r*expm1Poly[2]))
+}
+
+// expKernel is exp(x) for |x| ≤ 700.
+func expKernel(x float64) float64 {
+	scale, n := expReduce(x * (expTableSize / math.Ln2))
+	return scale * expReduced(x-n*(math.Ln2/expTableSize))
 }
 
 // expm1Kernel is exp(x)−1 with small relative error for |x| ≤ 700:
@@ -61,29 +64,10 @@ func exp2Kernel(x float64) float64 {
 // kept; callers copy x's sign.
 func expm1Kernel(x float64) float64 {
 	scale, n := expReduce(x * (expTableSize / math.Ln2))
-	r := x - n*(math.Ln2/expTableSize)
-	q := r + r*r*(expm1Poly[0]+r*(expm1Poly[1]+r*expm1Poly[2]))
-	return scale*q + (scale - 1)
+	return scale*expm1Reduced(x-n*(math.Ln2/expTableSize)) + (scale - 1)
 }
 
-// withSignOf returns r with the sign bit of x: for functions whose result
-// always has x's sign (expm1, log1p, tanh, …) this restores signed zeros
-// that float64 arithmetic dropped.
-func withSignOf(r, x float32) float32 {
-	const sign = 1 << 31
-	return math.Float32frombits(math.Float32bits(r)&^sign | math.Float32bits(x)&sign)
-}
-
-// expFastMax is the largest float32 below expFastLimit.
-var expFastMax = math.Nextafter32(expFastLimit, 0)
-
-// Exp32 returns e^x.
-func Exp32(x float32) float32 {
-	if -expFastMax <= x && x <= expFastMax {
-		return float32(expKernel(float64(x)))
-	}
-	return expSpecial(x)
-}
+func expFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, expFastMax) }
 
 // expSpecial covers NaN, ±Inf and |x| ≥ expFastLimit, for exp, exp2 and
 // the positive side of expm1: all saturate to +Inf above and 0 below.
@@ -98,63 +82,66 @@ func expSpecial(x float32) float32 {
 	}
 }
 
-// Exp sets dst[i] = e^x[i]. dst and x must have equal lengths; they may be
-// the same slice but must not otherwise overlap.
-func Exp(dst, x []float32) {
-	checkLen(len(dst), len(x))
-	x = x[:len(dst)]
-	for len(x) >= chunk {
-		xs, ds := (*[chunk]float32)(x), (*[chunk]float32)(dst)
-		if allAbsAtMost(xs, expFastMax) {
-			for j, v := range xs {
-				ds[j] = float32(expKernel(float64(v)))
-			}
-		} else {
-			for j, v := range xs {
-				ds[j] = Exp32(v)
-			}
-		}
-		x, dst = x[chunk:], dst[chunk:]
+func expLanes(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		dst[i] = float32(expKernel(float64(v)))
 	}
-	for j, v := range x {
-		dst[j] = Exp32(v)
+}
+
+// Exp32 returns e^x.
+func Exp32(x float32) float32 {
+	if -expFastMax <= x && x <= expFastMax {
+		return float32(expKernel(float64(x)))
+	}
+	return expSpecial(x)
+}
+
+// Exp sets dst[i] = e^x[i]. dst and x must have equal lengths; they may be
+// the same slice but must not otherwise overlap. The same holds for every
+// slice function in the package.
+func Exp(dst, x []float32) { unary(dst, x, expFast, expLanes, Exp32) }
+
+func exp2Lanes(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		// Scaling by 32 is exact, so r = x − n/32 is too, and integer x
+		// gives r = 0: an exact power of two.
+		xd := float64(v)
+		scale, n := expReduce(xd * expTableSize)
+		dst[i] = float32(scale * expReduced((xd-n*(1.0/expTableSize))*math.Ln2))
 	}
 }
 
 // Exp2_32 returns 2^x.
 func Exp2_32(x float32) float32 {
 	if -expFastMax <= x && x <= expFastMax {
-		return float32(exp2Kernel(float64(x)))
+		var out [1]float32
+		exp2Lanes(out[:], []float32{x})
+		return out[0]
 	}
 	return expSpecial(x)
 }
 
-// Exp2 sets dst[i] = 2^x[i]; slices as for Exp.
-func Exp2(dst, x []float32) {
-	checkLen(len(dst), len(x))
-	x = x[:len(dst)]
-	for len(x) >= chunk {
-		xs, ds := (*[chunk]float32)(x), (*[chunk]float32)(dst)
-		if allAbsAtMost(xs, expFastMax) {
-			for j, v := range xs {
-				ds[j] = float32(exp2Kernel(float64(v)))
-			}
-		} else {
-			for j, v := range xs {
-				ds[j] = Exp2_32(v)
-			}
-		}
-		x, dst = x[chunk:], dst[chunk:]
-	}
-	for j, v := range x {
-		dst[j] = Exp2_32(v)
+// Exp2 sets dst[i] = 2^x[i].
+func Exp2(dst, x []float32) { unary(dst, x, expFast, exp2Lanes, Exp2_32) }
+
+func expm1Lanes(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		xd := float64(v)
+		scale, n := expReduce(xd * (expTableSize / math.Ln2))
+		e := scale*expm1Reduced(xd-n*(math.Ln2/expTableSize)) + (scale - 1)
+		dst[i] = withSignOf(float32(e), v)
 	}
 }
 
 // Expm1_32 returns e^x − 1, accurate for x near 0.
 func Expm1_32(x float32) float32 {
 	if -expFastMax <= x && x <= expFastMax {
-		return withSignOf(float32(expm1Kernel(float64(x))), x)
+		var out [1]float32
+		expm1Lanes(out[:], []float32{x})
+		return out[0]
 	}
 	if x < 0 {
 		return -1
@@ -162,24 +149,5 @@ func Expm1_32(x float32) float32 {
 	return expSpecial(x)
 }
 
-// Expm1 sets dst[i] = e^x[i] − 1; slices as for Exp.
-func Expm1(dst, x []float32) {
-	checkLen(len(dst), len(x))
-	x = x[:len(dst)]
-	for len(x) >= chunk {
-		xs, ds := (*[chunk]float32)(x), (*[chunk]float32)(dst)
-		if allAbsAtMost(xs, expFastMax) {
-			for j, v := range xs {
-				ds[j] = withSignOf(float32(expm1Kernel(float64(v))), v)
-			}
-		} else {
-			for j, v := range xs {
-				ds[j] = Expm1_32(v)
-			}
-		}
-		x, dst = x[chunk:], dst[chunk:]
-	}
-	for j, v := range x {
-		dst[j] = Expm1_32(v)
-	}
-}
+// Expm1 sets dst[i] = e^x[i] − 1.
+func Expm1(dst, x []float32) { unary(dst, x, expFast, expm1Lanes, Expm1_32) }

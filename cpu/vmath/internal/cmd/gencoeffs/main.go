@@ -24,6 +24,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/jaxsh/jaxsh/cpu/vmath/internal/bigpi"
 	"github.com/jaxsh/jaxsh/cpu/vmath/internal/remez"
 )
 
@@ -173,30 +174,6 @@ func writeErfTable(b *bytes.Buffer) error {
 // piBits is the number of fraction bits of π computed.
 const piBits = 600
 
-// Pi returns floor(π·2^piBits).
-func Pi() *big.Int {
-	one := new(big.Int).Lsh(big.NewInt(1), piBits+16) // 16 guard bits
-	atanInv := func(n int64) *big.Int {
-		// atan(1/n) = Σ (−1)^k / ((2k+1)·n^(2k+1)).
-		sum := new(big.Int)
-		term := new(big.Int).Div(one, big.NewInt(n))
-		n2 := big.NewInt(n * n)
-		for k := int64(0); term.Sign() != 0; k++ {
-			t := new(big.Int).Div(term, big.NewInt(2*k+1))
-			if k%2 == 0 {
-				sum.Add(sum, t)
-			} else {
-				sum.Sub(sum, t)
-			}
-			term.Div(term, n2)
-		}
-		return sum
-	}
-	pi := new(big.Int).Mul(atanInv(5), big.NewInt(16))
-	pi.Sub(pi, new(big.Int).Mul(atanInv(239), big.NewInt(4)))
-	return pi.Rsh(pi, 16)
-}
-
 // splitPi returns v (= π·scale, scale a power of two) as three float64s:
 // the first two with at most bits significant bits, so k·part is exact for
 // |k| < 2^(53−bits), and the last rounded to 53 bits.
@@ -223,7 +200,7 @@ func splitPi(pi *big.Int, scale float64, bits uint) [3]float64 {
 const invPiWords = 6
 
 func writePiConstants(b *bytes.Buffer) {
-	pi := Pi()
+	pi := bigpi.Fixed(piBits)
 	// Reduction by π takes k up to 2^24/π·2 (cos uses half-integers), so
 	// 29-bit parts keep k·part exact.
 	const partBits = 29

@@ -1,0 +1,207 @@
+package vmath
+
+import "math"
+
+// The log family works in float64 on x = 2^k·z with z ∈ [0.699, 1.398):
+// the top 7 mantissa bits of z (after offsetting, so the range is centred
+// on 1) pick a table cell with centre c, and
+//
+//	log x = k·ln2 + log c + log1p(r),  r = z/c − 1,  |r| ≤ 2^-7.
+//
+// The two cells touching 1 use c = 1 so that near x = 1, where log x → 0,
+// the result is the polynomial in the exact r = z − 1 alone and keeps its
+// relative accuracy. Float32 inputs are widened first, which makes
+// subnormals normal: only x ≤ 0, +Inf and NaN take the slow path.
+
+const (
+	logTableBits = 7
+	logTableSize = 1 << logTableBits
+	// logOffset is the float64 bit pattern of 0.69921875, the bottom of
+	// z's range; its mantissa bits below the table index are zero.
+	logOffset = 0x3fe6600000000000
+	logCell   = 52 - logTableBits
+)
+
+type logCellEntry struct{ invC, logC float64 }
+
+var logTable = func() (t [logTableSize]logCellEntry) {
+	for i := range t {
+		lo := math.Float64frombits(logOffset + uint64(i)<<logCell)
+		hi := math.Float64frombits(logOffset + uint64(i+1)<<logCell)
+		c := (lo + hi) / 2
+		if lo == 1 || hi == 1 {
+			c = 1
+		}
+		t[i] = logCellEntry{1 / c, math.Log(c)}
+	}
+	return t
+}()
+
+// logParts splits positive normal float64 x = 2^k·z into k, log c and
+// r = z/c − 1 for z's table cell.
+func logParts(x float64) (k, logC, r float64) {
+	bits := math.Float64bits(x)
+	tmp := bits - logOffset
+	cell := &logTable[(tmp>>logCell)&(logTableSize-1)]
+	z := math.Float64frombits(bits - tmp&(0xfff<<52))
+	return float64(int64(tmp) >> 52), cell.logC, z*cell.invC - 1
+}
+
+// logZ is log z = log c + log1p(r), the part of log x below the exponent.
+func logZ(logC, r float64) float64 {
+	r2 := r * r
+	return logC + (r + r2*(logPoly[0]+r*logPoly[1]+r2*logPoly[2]))
+}
+
+// logPreciseZ is logZ with about 2^-43 relative error in the polynomial,
+// for pow: there an error in log x is multiplied by |y·log x| up to ~100.
+func logPreciseZ(logC, r float64) float64 {
+	r2 := r * r
+	return logC + (r + r2*(logPrecisePoly[0]+r*logPrecisePoly[1]+r2*(logPrecisePoly[2]+r*logPrecisePoly[3])))
+}
+
+// logKernel is log x for positive normal float64 x. It is over the
+// inliner's budget; kernels inline logParts and logZ themselves.
+func logKernel(x float64) float64 {
+	k, logC, r := logParts(x)
+	return k*math.Ln2 + logZ(logC, r)
+}
+
+// logSpecial handles the inputs outside (0, +Inf): log of ±0 is −Inf,
+// of negative numbers NaN, and +Inf and NaN pass through.
+func logSpecial(x float32) float32 {
+	switch {
+	case x == 0:
+		return float32(math.Inf(-1))
+	case x < 0:
+		return float32(math.NaN())
+	default: // +Inf, NaN
+		return x
+	}
+}
+
+// logFastMin and logFastMax bound the fast path: positive finite floats,
+// subnormals included.
+var logFastMin, logFastMax = math.Float32frombits(1), float32(math.MaxFloat32)
+
+// allPositiveFinite reports whether every element of xs is in (0, +Inf).
+// Subtracting 1 from the bits maps that set onto [0, 0x7f7fffff) and
+// everything else (zeros, negatives, Inf, NaN) above it.
+func allPositiveFinite(xs *[chunk]float32) bool {
+	var worst uint32
+	for _, v := range xs {
+		worst = max(worst, math.Float32bits(v)-1)
+	}
+	return worst < 0x7f7fffff
+}
+
+func logLanes(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		k, logC, r := logParts(float64(v))
+		dst[i] = float32(k*math.Ln2 + logZ(logC, r))
+	}
+}
+
+// Log32 returns the natural logarithm of x.
+func Log32(x float32) float32 {
+	if logFastMin <= x && x <= logFastMax {
+		return float32(logKernel(float64(x)))
+	}
+	return logSpecial(x)
+}
+
+// Log sets dst[i] = ln x[i].
+func Log(dst, x []float32) { unary(dst, x, allPositiveFinite, logLanes, Log32) }
+
+func log2Lanes(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		// Powers of two come out exact: r = 0 and log c = 0.
+		k, logC, r := logParts(float64(v))
+		dst[i] = float32(k + logZ(logC, r)*(1/math.Ln2))
+	}
+}
+
+// Log2_32 returns log₂ x.
+func Log2_32(x float32) float32 {
+	if logFastMin <= x && x <= logFastMax {
+		var out [1]float32
+		log2Lanes(out[:], []float32{x})
+		return out[0]
+	}
+	return logSpecial(x)
+}
+
+// Log2 sets dst[i] = log₂ x[i].
+func Log2(dst, x []float32) { unary(dst, x, allPositiveFinite, log2Lanes, Log2_32) }
+
+func log10Lanes(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		k, logC, r := logParts(float64(v))
+		dst[i] = float32(k*(math.Ln2/math.Ln10) + logZ(logC, r)*(1/math.Ln10))
+	}
+}
+
+// Log10_32 returns log₁₀ x.
+func Log10_32(x float32) float32 {
+	if logFastMin <= x && x <= logFastMax {
+		var out [1]float32
+		log10Lanes(out[:], []float32{x})
+		return out[0]
+	}
+	return logSpecial(x)
+}
+
+// Log10 sets dst[i] = log₁₀ x[i].
+func Log10(dst, x []float32) { unary(dst, x, allPositiveFinite, log10Lanes, Log10_32) }
+
+// log1pSplit prepares log1p for float64 x in (−1, +Inf): u = 1+x is
+// rounded only when |x| < 2^-29 (or x ≥ 2^53), and then c = x − (u−1) is
+// the lost part: log1p x ≈ log u + c/u. 1/u is replaced by max(2−u, 0),
+// exact enough for u ≈ 1, where c matters, and 0 for the huge x where c/u
+// is negligible but c itself may not be (x = 2^53 gives c = 1).
+func log1pSplit(x float64) (u, correction float64) {
+	u = 1 + x
+	return u, (x - (u - 1)) * max(2-u, 0)
+}
+
+// log1pKernel is log(1+x) for float64 x in (−1, +Inf). The sign of a
+// zero result is not kept; callers copy x's sign.
+func log1pKernel(x float64) float64 {
+	u, c := log1pSplit(x)
+	return logKernel(u) + c
+}
+
+func log1pLanes(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		u, c := log1pSplit(float64(v))
+		k, logC, r := logParts(u)
+		dst[i] = withSignOf(float32(k*math.Ln2+logZ(logC, r)+c), v)
+	}
+}
+
+// Log1p32 returns ln(1+x), accurate for x near 0.
+func Log1p32(x float32) float32 {
+	if -1 < x && x <= logFastMax {
+		return withSignOf(float32(log1pKernel(float64(x))), x)
+	}
+	switch {
+	case x == -1:
+		return float32(math.Inf(-1))
+	case x < -1:
+		return float32(math.NaN())
+	default: // +Inf, NaN
+		return x
+	}
+}
+
+// log1pFastMin is the float32 just above −1.
+var log1pFastMin = math.Nextafter32(-1, 0)
+
+func log1pFast(xs *[chunk]float32) bool { return allIn(xs, log1pFastMin, logFastMax) }
+
+// Log1p sets dst[i] = ln(1 + x[i]).
+func Log1p(dst, x []float32) { unary(dst, x, log1pFast, log1pLanes, Log1p32) }

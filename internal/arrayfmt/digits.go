@@ -1,6 +1,7 @@
 package arrayfmt
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -86,10 +87,43 @@ func shortestDigits(abs float64, kind floatKind) decimal {
 	case kindFloat16:
 		return shortestFloat16(abs)
 	case kindFloat32:
-		return parseScientific(strconv.FormatFloat(abs, 'e', -1, 32))
+		return evenOnTie(abs, parseScientific(strconv.FormatFloat(abs, 'e', -1, 32)), 32)
 	default:
-		return parseScientific(strconv.FormatFloat(abs, 'e', -1, 64))
+		return evenOnTie(abs, parseScientific(strconv.FormatFloat(abs, 'e', -1, 64)), 64)
 	}
+}
+
+// evenOnTie applies Dragon4's tie rule to strconv's shortest digits. When
+// the exact value lies exactly halfway between two shortest candidates
+// that both read back (float32 2^-12 = 0.000244140625 between 0.00024414062
+// and 0.00024414063), strconv may take the upper one; Dragon4 takes the one
+// with the even last digit.
+func evenOnTie(abs float64, d decimal, bitSize int) decimal {
+	n := len(d.digits)
+	// One digit more, correctly rounded: a tie shows as a final 5 that is
+	// the exact value.
+	longer := scientificMantissa(strconv.FormatFloat(abs, 'e', n, 64))
+	if longer.digits[n] != '5' {
+		return d
+	}
+	exact, ok := new(big.Rat).SetString(longer.digits[:1] + "." + longer.digits[1:] +
+		"e" + strconv.Itoa(longer.exp))
+	if !ok || exact.Cmp(new(big.Rat).SetFloat64(abs)) != 0 {
+		return d
+	}
+	even := decimal{digits: longer.digits[:n], exp: longer.exp}
+	if (even.digits[n-1]-'0')%2 == 1 {
+		even = roundUpLastDigit(even)
+	}
+	even = trimDecimal(even)
+	if even == d {
+		return d
+	}
+	v, err := strconv.ParseFloat(even.digits+"e"+strconv.Itoa(even.exp-len(even.digits)+1), bitSize)
+	if err != nil || v != abs {
+		return d
+	}
+	return even
 }
 
 // shortestFloat16 finds the shortest round-tripping decimal for a float16,

@@ -186,6 +186,10 @@ def build_cases():
     case("f32 positional exact integers", "float32", [99999992.0, 5e7, 16777217.0])
     case("f16 positional exact integers", "float16", [65504, 2050, 100])
     case("f64 scientific extra digits", "float64", [0.1, 1.2345678e-5, 1 / 3])
+    # 2^-12 = 0.000244140625 lies exactly between two 8-digit candidates:
+    # Dragon4 takes the even one (strconv's shortest takes the other).
+    case("f32 shortest tie to even", "float32", [2.0**-12, 1.5e-5])
+    case("0d f32 shortest tie to even", "float32", 2.0**-12)
 
     # --- precision / suppress options -------------------------------------------
     case("precision 3", "float64", [1 / 3, 2.0, 1e-3], precision=3)
@@ -283,6 +287,16 @@ def random_values(dtype, n):
     return np.concatenate([vals, extra, -vals[:8]])
 
 
+def scalar_entry(dtype, v):
+    entry = dict(dtype=dtype, bits="0x%x" % np.array([v]).view(FLOAT_BITS[dtype])[0],
+                 str=str(v),
+                 sci8=np.format_float_scientific(v, precision=8, unique=True, trim="."))
+    if abs(v) < 1e17:
+        entry["pos8"] = np.format_float_positional(v, precision=8, unique=True,
+                                                   fractional=True, trim=".")
+    return entry
+
+
 def build_scalars(per_dtype):
     """Single values through NumPy's scalar str and the Dragon4 formatters."""
     scalars = []
@@ -291,13 +305,16 @@ def build_scalars(per_dtype):
         if dtype == "float16":
             vals = np.concatenate([vals, np.arange(0, 0x7C00, 97, dtype=np.uint16).view(np.float16)])
         for v in vals:
-            entry = dict(dtype=dtype, bits="0x%x" % np.array([v]).view(FLOAT_BITS[dtype])[0],
-                         str=str(v),
-                         sci8=np.format_float_scientific(v, precision=8, unique=True, trim="."))
-            if abs(v) < 1e17:
-                entry["pos8"] = np.format_float_positional(v, precision=8, unique=True,
-                                                           fractional=True, trim=".")
-            scalars.append(entry)
+            scalars.append(scalar_entry(dtype, v))
+    # Powers of two and their neighbours: unequal rounding margins, and
+    # exact ties between shortest candidates.
+    for dtype, lo, hi in (("float32", -149, 128), ("float64", -1074, 1024)):
+        bits = FLOAT_BITS[dtype]
+        for k in range(lo, hi, 1 if dtype == "float32" else 7):
+            b = np.array([np.ldexp(np.array(1, dtype), k)], dtype).view(bits)[0]
+            for v in np.array([b - 1, b, b + 1], bits).view(dtype):
+                if np.isfinite(v):
+                    scalars.append(scalar_entry(dtype, v))
     for b in list(range(0, 0x7F80, 331)) + [0x7F80, 0xFF80, 0x7FC0, 0x8000, 0x0001, 0x3DCD]:
         scalars.append(dict(dtype="bfloat16", bits="0x%04x" % b, str=str(BF16(b))))
     return scalars

@@ -8,6 +8,17 @@
 // it, wrapping at Options.LineWidth and summarisation with "..." beyond
 // Options.Threshold elements.
 //
+// A 0-d array's Str is the NumPy scalar's str ("3.0", "7", "True", "nan",
+// "1e-05"), while its Repr goes through array2string as JAX's does
+// ("Array(3., dtype=float32)").
+//
+// float16 uses float16's own shortest digits (NumPy's Dragon4 on half).
+// bfloat16 prints as JAX prints it with ml_dtypes: ml_dtypes' scalar type is
+// not an np.floating, so NumPy formats each element with the scalar's repr,
+// which is C++ `ostream << float` (printf %g, 6 significant digits), without
+// column padding: "[1 0.5 -2]", "Array(0.100098, dtype=bfloat16)".
+// complex64/complex128 are not supported yet.
+//
 // The package only formats; it knows nothing of devices or Starlark.
 package arrayfmt
 
@@ -107,12 +118,12 @@ func Repr(a Array, o Options) string {
 	lastLineLen := len(body) - strings.LastIndexByte(body, '\n') + 1
 	gap := " "
 	if lastLineLen+len(dtypeText)+1 > o.LineWidth {
-		gap = "      " // len(prefix) spaces
+		gap = strings.Repeat(" ", len(prefix))
 	}
 	return prefix + body + "," + gap + dtypeText
 }
 
-// array2string is NumPy's array2string for a non-0-d or 0-d array with the
+// array2string is NumPy's array2string for an array of any rank with the
 // given separator, prefix (only its width matters: continuation lines are
 // indented past it) and suffix (its width is taken off the line width).
 func array2string(shape []int, el elements, o Options, separator, prefix, suffix string) string {

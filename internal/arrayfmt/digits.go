@@ -24,14 +24,6 @@ type decimal struct {
 	exp    int
 }
 
-// fractionDigits is how many digits the number has after the decimal point.
-func (d decimal) fractionDigits() int {
-	if n := len(d.digits) - 1 - d.exp; n > 0 {
-		return n
-	}
-	return 0
-}
-
 // cutoffMode says what a digit limit counts, as in NumPy's Dragon4:
 // significant digits (scientific) or digits after the point (positional).
 type cutoffMode int

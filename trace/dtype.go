@@ -1,11 +1,3 @@
-// Package trace holds jaxsh's intermediate representation and everything that
-// shapes it: dtypes and JAX's type promotion, shapes and broadcasting,
-// abstract values, the jaxpr IR (vars, literals, equations, effects), the one
-// table of primitives with their shape rules, a builder that traces Go calls
-// into a jaxpr, the jaxpr printer and a verifier.
-//
-// Nothing here knows about Starlark, devices or compilation; the dialect, the
-// compiler and the embedding API all stand on this package.
 package trace
 
 import (

@@ -193,7 +193,7 @@ func dotResultDType(l, r, preferred DType) (DType, error) {
 		if c.IsUnsigned() {
 			signed = 0
 		}
-		return []int{boolToIntI(d.IsComplex()), c.info().maxExp, c.info().mantBits, width(c), signed}
+		return []int{int(boolToInt(d.IsComplex())), c.info().maxExp, c.info().mantBits, width(c), signed}
 	}
 	result := l
 	if cmp := slices.Compare(rank(l), rank(r)); cmp < 0 {
@@ -211,11 +211,4 @@ func dotResultDType(l, r, preferred DType) (DType, error) {
 		return 0, fmt.Errorf("preferred_element_type %s must not be narrower than the result dtype %s", preferred, result)
 	}
 	return preferred, nil
-}
-
-func boolToIntI(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

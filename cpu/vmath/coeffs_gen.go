@@ -34,32 +34,34 @@ var logPrecisePoly = [...]float64{
 	0.19844976498107786,
 }
 
-// sin(r) ≈ r + c0·r³ + … + c4·r¹¹ on |r| ≤ π/2, relative error
-// Remez fit; max error 2^-35.3.
-var sinPoly = [...]float64{
-	-0.16666666626108012,
-	0.008333331106784955,
-	-0.00019840867965088385,
-	2.752537153016672e-06,
-	-2.388867669580785e-08,
+// sin(π·f) ≈ f·(c0 + c1·f² + … + c4·f⁸) on |f| ≤ 1/2, relative error
+// Remez fit; max error 2^-27.5.
+var sinPiPoly = [...]float64{
+	3.1415926368953935,
+	-5.167709684798929,
+	2.5500697263348315,
+	-0.5982421264190974,
+	0.07756038699408709,
 }
 
-// sin(r) ≈ r + c0·r³ + … + c3·r⁹ on |r| ≤ π/4, relative error
-// Remez fit; max error 2^-37.5.
+// sin(π/2·f) ≈ f·(c0 + c1·f² + … + c4·f⁸) on |f| ≤ 1/2, relative error
+// Remez fit; max error 2^-37.7.
 var tanSinPoly = [...]float64{
-	-0.1666666664077616,
-	0.008333329302408557,
-	-0.00019839311482680545,
-	2.718114092377951e-06,
+	1.5707963267877503,
+	-0.6459640961024392,
+	0.07969258184322196,
+	-0.004681260629452186,
+	0.00015819507779900338,
 }
 
-// cos(r) ≈ 1 + c0·r² + … + c3·r⁸ on |r| ≤ π/4, relative error
-// Remez fit; max error 2^-33.9.
+// cos(π/2·f) ≈ c0 + c1·f² + … + c4·f⁸ on |f| ≤ 1/2, relative error
+// Remez fit; max error 2^-34.1.
 var tanCosPoly = [...]float64{
-	-0.4999999969422518,
-	0.04166662032876984,
-	-0.0013886680750927385,
-	2.438348280049639e-05,
+	0.9999999999439373,
+	-1.2337005395647616,
+	0.25366918259617555,
+	-0.02085993602891047,
+	0.0009033629782410931,
 }
 
 // atan(t) ≈ t + c0·t³ + … + c9·t²¹ on [0, 1], relative error
@@ -135,20 +137,18 @@ var erfCells = [32][8]float64{
 	{3.9375, 0.9999999743008094, 2.0854231860872177e-07, -8.211354263578618e-07, 2.085893272442447e-06, -3.832877736965594e-06, 5.448974546317295e-06, -6.125981024611038e-06},
 }
 
-// pi split for Cody–Waite reduction: parts 1 and 2 have 29 significant bits,
-// so k·part is exact for |k| < 2^24; part 3 carries the next 53 bits.
+// invPi = invPi1 + invPi2: invPi1 has 29 significant bits, so x·invPi1 is exact for
+// every float32 x, and invPi2 holds the next 53 bits.
 const (
-	pi1 = 0x1.921fb54p+01
-	pi2 = 0x1.10b4611p-29
-	pi3 = 0x1.4c4c6628b80dcp-58
+	invPi1 = 0x1.45f306dp-02
+	invPi2 = 0x1.9391054a7f09dp-31
 )
 
-// halfPi split for Cody–Waite reduction: parts 1 and 2 have 29 significant bits,
-// so k·part is exact for |k| < 2^24; part 3 carries the next 53 bits.
+// twoOverPi = twoOverPi1 + twoOverPi2: twoOverPi1 has 29 significant bits, so x·twoOverPi1 is exact for
+// every float32 x, and twoOverPi2 holds the next 53 bits.
 const (
-	halfPi1 = 0x1.921fb54p+00
-	halfPi2 = 0x1.10b4611p-30
-	halfPi3 = 0x1.4c4c6628b80dcp-59
+	twoOverPi1 = 0x1.45f306dp-01
+	twoOverPi2 = 0x1.9391054a7f09dp-30
 )
 
 // invPiWords are the first fraction bits of 1/π, most significant first:

@@ -5,45 +5,51 @@ import (
 	"math/bits"
 )
 
-// Sin and cos reduce by π rather than π/2: x = n·π + r with |r| ≤ π/2, and
-// sin x = (−1)^n·sin r. One odd polynomial over [−π/2, π/2] then serves
-// every quadrant, and the sign is an XOR of n's low bit, so the kernel has
-// no data-dependent selection. Cos uses x = (n + ½)·π + r, where
-// cos x = (−1)^(n+1)·sin r.
+// Sin and cos reduce by π rather than π/2: x/π = n + f with |f| ≤ ½, and
+// sin x = (−1)^n·sin(π·f). One odd polynomial in f then serves every
+// quadrant, and the sign is an XOR of n's low bit, so the kernel has no
+// data-dependent selection. Cos uses x/π − ½ = n + f, where
+// cos x = (−1)^(n+1)·sin(π·f); tan reduces x·2/π = n + f.
 //
-// For |x| < 2^24 the reduction is Cody–Waite in float64 with π split into
-// three parts (coeffs_gen.go): n·π1 and n·π2 are exact products and the
-// residual error is far below float32's needs even where r is tiny. Larger
-// finite x take reduceHuge, a Payne–Hanek reduction.
+// For |x| < 2^24 the reduction multiplies by 1/π split in two
+// (coeffs_gen.go): x·invPi1 is exact, n is its rounding, and
+// f = (x·invPi1 − n) + x·invPi2 has absolute error near 2^-59, far below
+// what even the float32 closest to a multiple of π needs. This is
+// Cody–Waite with the constant inverted, and it leaves f, not x − n·π, so
+// the polynomials absorb the factor π. Larger finite x take reduceHuge, a
+// Payne–Hanek reduction that yields the same n and f.
 
-// trigFastLimit bounds |x| for the Cody–Waite reduction: n stays below
-// 2^23, so n·part is exact for the 29-bit parts.
+// trigFastLimit bounds |x| for the two-product reduction: n stays below
+// 2^23, where x·invPi2 is small enough for its rounding not to matter.
 const trigFastLimit = 0x1p24
 
 var trigFastMax = math.Nextafter32(trigFastLimit, 0)
 
 func trigFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, trigFastMax) }
 
-// sinReduced is sin r for |r| ≤ π/2. The product form r·(1 + …) keeps the
-// sign of r = ±0.
-func sinReduced(r float64) float64 {
-	s := r * r
-	return r * (1 + s*(sinPoly[0]+s*(sinPoly[1]+s*(sinPoly[2]+s*(sinPoly[3]+s*sinPoly[4])))))
+// sinPiReduced is sin(π·f) for |f| ≤ ½. The product form f·(…) keeps the
+// sign of f = ±0.
+func sinPiReduced(f float64) float64 {
+	s := f * f
+	return f * (sinPiPoly[0] + s*(sinPiPoly[1]+s*(sinPiPoly[2]+s*(sinPiPoly[3]+s*sinPiPoly[4]))))
 }
 
-// flipSign negates y when the low bit of parityBits is set.
-func flipSign(y float64, parityBits uint64) float64 {
-	return math.Float64frombits(math.Float64bits(y) ^ parityBits<<63)
+// flipSign negates y when the low bit of parityBits is set. It works on
+// the float32 result: moving a float64 to an integer register and back
+// would cost two transfers, but the float32 bits can be stored straight
+// from the integer register.
+func flipSign(y float32, parityBits uint64) float32 {
+	return math.Float32frombits(math.Float32bits(y) ^ uint32(parityBits)<<31)
 }
 
 func sinLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		xd := float64(v)
-		shifted := xd*(1/math.Pi) + roundShift
-		n := shifted - roundShift
-		r := ((xd - n*pi1) - n*pi2) - n*pi3
-		dst[i] = float32(flipSign(sinReduced(r), math.Float64bits(shifted)))
+		hi := xd * invPi1
+		shifted := hi + roundShift
+		f := (hi - (shifted - roundShift)) + xd*invPi2
+		dst[i] = flipSign(float32(sinPiReduced(f)), math.Float64bits(shifted))
 	}
 }
 
@@ -58,7 +64,7 @@ func Sin32(x float32) float32 {
 		return float32(math.NaN())
 	}
 	n, f := reduceHuge(x, 0, false)
-	return float32(flipSign(sinReduced(f*math.Pi), n))
+	return flipSign(float32(sinPiReduced(f)), n)
 }
 
 // Sin sets dst[i] = sin x[i].
@@ -68,10 +74,12 @@ func cosLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		xd := float64(v)
-		shifted := (xd*(1/math.Pi) - 0.5) + roundShift
-		m := (shifted - roundShift) + 0.5 // n + ½, exact
-		r := ((xd - m*pi1) - m*pi2) - m*pi3
-		dst[i] = float32(flipSign(sinReduced(r), math.Float64bits(shifted)+1))
+		// hi − ½ may round; it only picks n. hi − (n + ½) is then exact
+		// or has an error relative to f of 2^-53.
+		hi := xd * invPi1
+		shifted := (hi - 0.5) + roundShift
+		f := (hi - ((shifted - roundShift) + 0.5)) + xd*invPi2
+		dst[i] = flipSign(float32(sinPiReduced(f)), math.Float64bits(shifted)+1)
 	}
 }
 
@@ -87,21 +95,21 @@ func Cos32(x float32) float32 {
 	}
 	// cos is even; reduceHuge's half offset assumes x > 0.
 	n, f := reduceHuge(float32(math.Abs(float64(x))), 0, true)
-	return float32(flipSign(sinReduced(f*math.Pi), n+1))
+	return flipSign(float32(sinPiReduced(f)), n+1)
 }
 
 // Cos sets dst[i] = cos x[i].
 func Cos(dst, x []float32) { unary(dst, x, trigFast, cosLanes, Cos32) }
 
-// tanReduced is tan(r + n·π/2) for |r| ≤ π/4, given n's bits: sin r / cos r
-// for even n, −cos r / sin r for odd n. The choice is made with bit masks
-// rather than a branch, which would mispredict on random input.
-func tanReduced(r float64, nBits uint64) float64 {
-	s := r * r
-	sinR := r * (1 + s*(tanSinPoly[0]+s*(tanSinPoly[1]+s*(tanSinPoly[2]+s*tanSinPoly[3]))))
-	cosR := 1 + s*(tanCosPoly[0]+s*(tanCosPoly[1]+s*(tanCosPoly[2]+s*tanCosPoly[3])))
+// tanReduced is tan(π/2·(n + f)) for |f| ≤ ½, given n's bits:
+// sin/cos of π/2·f for even n, −cos/sin for odd n. The choice is made with
+// bit masks rather than a branch, which would mispredict on random input.
+func tanReduced(f float64, nBits uint64) float64 {
+	s := f * f
+	sinF := f * (tanSinPoly[0] + s*(tanSinPoly[1]+s*(tanSinPoly[2]+s*(tanSinPoly[3]+s*tanSinPoly[4]))))
+	cosF := tanCosPoly[0] + s*(tanCosPoly[1]+s*(tanCosPoly[2]+s*(tanCosPoly[3]+s*tanCosPoly[4])))
 	odd := -(nBits & 1) // all ones when n is odd
-	sb, cb := math.Float64bits(sinR), math.Float64bits(cosR)
+	sb, cb := math.Float64bits(sinF), math.Float64bits(cosF)
 	num := sb&^odd | (cb^1<<63)&odd
 	den := cb&^odd | sb&odd
 	return math.Float64frombits(num) / math.Float64frombits(den)
@@ -111,10 +119,10 @@ func tanLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		xd := float64(v)
-		shifted := xd*(2/math.Pi) + roundShift
-		n := shifted - roundShift
-		r := ((xd - n*halfPi1) - n*halfPi2) - n*halfPi3
-		dst[i] = float32(tanReduced(r, math.Float64bits(shifted)))
+		hi := xd * twoOverPi1
+		shifted := hi + roundShift
+		f := (hi - (shifted - roundShift)) + xd*twoOverPi2
+		dst[i] = float32(tanReduced(f, math.Float64bits(shifted)))
 	}
 }
 
@@ -129,7 +137,7 @@ func Tan32(x float32) float32 {
 		return float32(math.NaN())
 	}
 	n, f := reduceHuge(x, 1, false)
-	return float32(tanReduced(f*(math.Pi/2), n))
+	return float32(tanReduced(f, n))
 }
 
 // Tan sets dst[i] = tan x[i].

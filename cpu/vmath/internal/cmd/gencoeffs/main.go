@@ -4,10 +4,9 @@
 //   - minimax polynomial coefficients, fitted with the Remez exchange
 //     (internal/remez) against float64 references from package math, each
 //     with the weighted error the fit achieved;
-//   - π to 600 bits by Machin's formula π = 16·atan(1/5) − 4·atan(1/239) in
-//     big.Int fixed point, split into the float64 parts of the Cody–Waite
-//     reductions and expanded into the words of 1/π the Payne–Hanek
-//     reduction reads.
+//   - π to 600 bits (internal/bigpi), from which 1/π and 2/π are split into
+//     the float64 parts of the trig reductions and 1/π is expanded into the
+//     words the Payne–Hanek reduction reads.
 //
 // Run it with go generate in cpu/vmath; TestGeneratedCoefficients checks
 // the checked-in file still matches.
@@ -75,7 +74,9 @@ func Generate() ([]byte, error) {
 	// and r ∈ [−2^-8, 2^-7) in the two cells around 1, where c = 1.
 	logLo, logHi := -1.0/256*1.01, 1.0/128*1.01
 	log1pMinusX := func(r float64) float64 { return math.Log1p(r) - r }
-	sinMinusX := func(r float64) float64 { return math.Sin(r) - r }
+	sinPi := func(f float64) float64 { return math.Sin(math.Pi * f) }
+	sinHalfPi := func(f float64) float64 { return math.Sin(math.Pi / 2 * f) }
+	cosHalfPi := func(f float64) float64 { return math.Cos(math.Pi / 2 * f) }
 	fits := []fit{
 		{"exp", "exp(r) ≈ 1 + r + c0·r² + c1·r³ on |r| ≤ ln2/64, relative error", remez.Problem{
 			G: expm1MinusX, W: relative(math.Exp), Powers: powers(2, 1, 2), Lo: -expR, Hi: expR}},
@@ -85,12 +86,12 @@ func Generate() ([]byte, error) {
 			G: log1pMinusX, W: relative(math.Log1p), Powers: powers(2, 1, 3), Lo: logLo, Hi: logHi}},
 		{"logPrecise", "log1p(r) ≈ r + c0·r² + … + c3·r⁵ on [−2^-8, 2^-7], relative error; pow needs the extra bits", remez.Problem{
 			G: log1pMinusX, W: relative(math.Log1p), Powers: powers(2, 1, 4), Lo: logLo, Hi: logHi}},
-		{"sin", "sin(r) ≈ r + c0·r³ + … + c4·r¹¹ on |r| ≤ π/2, relative error", remez.Problem{
-			G: sinMinusX, W: relative(math.Sin), Powers: powers(3, 2, 5), Lo: 0, Hi: math.Pi / 2 * 1.0001}},
-		{"tanSin", "sin(r) ≈ r + c0·r³ + … + c3·r⁹ on |r| ≤ π/4, relative error", remez.Problem{
-			G: sinMinusX, W: relative(math.Sin), Powers: powers(3, 2, 4), Lo: 0, Hi: math.Pi / 4 * 1.0001}},
-		{"tanCos", "cos(r) ≈ 1 + c0·r² + … + c3·r⁸ on |r| ≤ π/4, relative error", remez.Problem{
-			G: func(r float64) float64 { return math.Cos(r) - 1 }, W: relative(math.Cos), Powers: powers(2, 2, 4), Lo: 0, Hi: math.Pi / 4 * 1.0001}},
+		{"sinPi", "sin(π·f) ≈ f·(c0 + c1·f² + … + c4·f⁸) on |f| ≤ 1/2, relative error", remez.Problem{
+			G: sinPi, W: relative(sinPi), Powers: powers(1, 2, 5), Lo: 0, Hi: 0.5}},
+		{"tanSin", "sin(π/2·f) ≈ f·(c0 + c1·f² + … + c4·f⁸) on |f| ≤ 1/2, relative error", remez.Problem{
+			G: sinHalfPi, W: relative(sinHalfPi), Powers: powers(1, 2, 5), Lo: 0, Hi: 0.5}},
+		{"tanCos", "cos(π/2·f) ≈ c0 + c1·f² + … + c4·f⁸ on |f| ≤ 1/2, relative error", remez.Problem{
+			G: cosHalfPi, W: relative(cosHalfPi), Powers: powers(0, 2, 5), Lo: 0, Hi: 0.5}},
 		{"atan", "atan(t) ≈ t + c0·t³ + … + c9·t²¹ on [0, 1], relative error", remez.Problem{
 			G: func(t float64) float64 { return math.Atan(t) - t }, W: relative(math.Atan), Powers: powers(3, 2, 10), Lo: 0, Hi: 1}},
 		{"asin", "asin(s) ≈ s + c0·s³ + … + c5·s¹³ on [0, 1/2], relative error", remez.Problem{
@@ -174,24 +175,15 @@ func writeErfTable(b *bytes.Buffer) error {
 // piBits is the number of fraction bits of π computed.
 const piBits = 600
 
-// splitPi returns v (= π·scale, scale a power of two) as three float64s:
-// the first two with at most bits significant bits, so k·part is exact for
-// |k| < 2^(53−bits), and the last rounded to 53 bits.
-func splitPi(pi *big.Int, scale float64, bits uint) [3]float64 {
-	rest := new(big.Float).SetPrec(piBits + 64).SetInt(pi)
-	rest.SetMantExp(rest, -piBits)
-	rest.Mul(rest, big.NewFloat(scale))
-	var parts [3]float64
-	for i := range parts {
-		prec := bits
-		if i == 2 {
-			prec = 53
-		}
-		part := new(big.Float).SetPrec(prec).SetMode(big.ToZero).Set(rest)
-		parts[i], _ = part.Float64()
-		rest.Sub(rest, part)
-	}
-	return parts
+// split returns v as two float64s: the first with at most bits significant
+// bits (so x·part is exact for float32 x when bits ≤ 29), the second the
+// remainder rounded to 53 bits.
+func split(v *big.Float, bits uint) [2]float64 {
+	hi := new(big.Float).SetPrec(bits).SetMode(big.ToZero).Set(v)
+	lo := new(big.Float).SetPrec(v.Prec()).Sub(v, hi)
+	h, _ := hi.Float64()
+	l, _ := lo.Float64()
+	return [2]float64{h, l}
 }
 
 // invPiWords is how many 64-bit words of 1/π's fraction are emitted: the
@@ -201,20 +193,20 @@ const invPiWords = 6
 
 func writePiConstants(b *bytes.Buffer) {
 	pi := bigpi.Fixed(piBits)
-	// Reduction by π takes k up to 2^24/π·2 (cos uses half-integers), so
-	// 29-bit parts keep k·part exact.
-	const partBits = 29
+	piF := new(big.Float).SetPrec(piBits).SetInt(pi)
+	piF.SetMantExp(piF, -piBits)
 	for _, c := range []struct {
 		name, doc string
-		scale     float64
+		num       float64
 	}{
-		{"pi", "π", 1},
-		{"halfPi", "π/2", 0.5},
+		{"invPi", "1/π", 1},
+		{"twoOverPi", "2/π", 2},
 	} {
-		parts := splitPi(pi, c.scale, partBits)
-		fmt.Fprintf(b, "// %s split for Cody–Waite reduction: parts 1 and 2 have %d significant bits,\n", c.name, partBits)
-		fmt.Fprintf(b, "// so k·part is exact for |k| < 2^%d; part 3 carries the next 53 bits.\n", 53-partBits)
-		fmt.Fprintf(b, "const (\n\t%s1 = %s\n\t%s2 = %s\n\t%s3 = %s\n)\n\n", c.name, hexFloat(parts[0]), c.name, hexFloat(parts[1]), c.name, hexFloat(parts[2]))
+		v := new(big.Float).SetPrec(piBits).Quo(big.NewFloat(c.num), piF)
+		parts := split(v, 29)
+		fmt.Fprintf(b, "// %s = %s1 + %s2: %s1 has 29 significant bits, so x·%s1 is exact for\n", c.name, c.name, c.name, c.name, c.name)
+		fmt.Fprintf(b, "// every float32 x, and %s2 holds the next 53 bits.\n", c.name)
+		fmt.Fprintf(b, "const (\n\t%s1 = %s\n\t%s2 = %s\n)\n\n", c.name, hexFloat(parts[0]), c.name, hexFloat(parts[1]))
 	}
 	// Fraction bits of 1/π: floor(2^(64·invPiWords)/π).
 	num := new(big.Int).Lsh(big.NewInt(1), uint(64*invPiWords+piBits))

@@ -37,7 +37,7 @@ func (b *Builder) Input(aval AVal) *Var {
 // program: the compiler passes it as a buffer. Capturing the same comparable
 // payload (a pointer, say) again returns the same variable.
 func (b *Builder) Const(payload any, aval AVal) *Var {
-	comparable := payload != nil && reflect.TypeOf(payload).Comparable()
+	comparable := payload != nil && reflect.ValueOf(payload).Comparable()
 	if comparable {
 		if v, ok := b.constOf[payload]; ok && v.aval.Equal(aval) {
 			return v

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -42,8 +43,20 @@ type printer struct {
 }
 
 func newPrinter(top *Jaxpr) *printer {
-	p := &printer{names: unusedOutputs(top), sharedNames: map[string]bool{}, shared: map[*Jaxpr]string{}}
-	return p
+	return &printer{names: unusedOutputs(top), sharedNames: map[string]bool{}, shared: map[*Jaxpr]string{}}
+}
+
+// String prints the equation on its own, its variables named in order of
+// appearance: "c:f32[3] = add a b". Within a jaxpr, use the jaxpr's text,
+// whose names are consistent across equations.
+func (e *Eqn) String() string {
+	p := newPrinter(&Jaxpr{})
+	for _, a := range e.In {
+		if v, ok := a.(*Var); ok {
+			p.name(v)
+		}
+	}
+	return format(p.eqn(e), math.MaxInt32)
 }
 
 // unusedOutputs maps every output of an equation of j that neither a later

@@ -42,6 +42,16 @@ func TestVerifyAcceptsValidJaxpr(t *testing.T) {
 	}
 }
 
+func TestEqnString(t *testing.T) {
+	j := validJaxpr(t)
+	if got := j.Eqns[0].String(); got != "c:f32[3] = add a b" {
+		t.Errorf("got %q", got)
+	}
+	if got := j.Eqns[3].String(); got != "b:f32[3] = jit[name=inner jaxpr={ lambda ; a:f32[3]. let b:f32[3] = neg a in (b,) }] a" {
+		t.Errorf("got %q", got)
+	}
+}
+
 func TestVerifyCatchesViolations(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -168,6 +178,8 @@ func TestBuilder(t *testing.T) {
 		c3 := b.Const(&struct{ data []float32 }{}, NewAVal(Float32, 2))
 		s1 := b.Const([]float32{1, 2}, NewAVal(Float32, 2)) // not comparable: never merged
 		s2 := b.Const([]float32{1, 2}, NewAVal(Float32, 2))
+		// A comparable type holding an uncomparable value must not panic.
+		b.Const(struct{ x any }{[]int{1}}, NewAVal(Float32, 2))
 		if c1 != c2 || c1 == c3 || s1 == s2 {
 			t.Error("the same comparable payload must give one constvar, others their own")
 		}
@@ -175,7 +187,7 @@ func TestBuilder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(j.ConstVars) != 4 || j.Consts[0] != any(arr) || len(j.InVars) != 0 {
+		if len(j.ConstVars) != 5 || j.Consts[0] != any(arr) || len(j.InVars) != 0 {
 			t.Errorf("constvars %v consts %v", j.ConstVars, j.Consts)
 		}
 		if err := j.Verify(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	_ "github.com/jaxsh/jaxsh/cpu" // registers the cpu backend
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )

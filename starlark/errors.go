@@ -50,6 +50,11 @@ func traceback(e *starlark.EvalError) string {
 	for _, fr := range stack {
 		fmt.Fprintf(&b, "  %s: in %s\n", fr.Pos, fr.Name)
 	}
-	fmt.Fprintf(&b, "Error%s: %s", in, e.Msg)
+	msg := e.Msg
+	if in != "" {
+		// Builtins often prefix their own name ("len: ..."); say it once.
+		msg = strings.TrimPrefix(msg, in[len(" in "):]+": ")
+	}
+	fmt.Fprintf(&b, "Error%s: %s", in, msg)
 	return b.String()
 }

@@ -39,6 +39,9 @@ func Predeclared() starlark.StringDict {
 	for k, v := range operatorBuiltins() {
 		d[k] = v
 	}
+	for k, v := range arrayModules() {
+		d[k] = v
+	}
 	return d
 }
 
@@ -100,7 +103,7 @@ func (s *Session) ExecFile(thread *starlark.Thread, filename string, src any) (s
 	if err != nil {
 		return nil, err
 	}
-	g, err := prog.Init(thread, s.predeclared)
+	g, err := runThread(thread, func() (starlark.StringDict, error) { return prog.Init(thread, s.predeclared) })
 	g.Freeze()
 	return g, err
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // builtinPrint is print(*args, sep=" ", end="\n"): strings print bare,
-// everything else as str() does.
+// arrays in NumPy's str() layout, everything else as str() does.
 func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	sep, end := " ", "\n"
 	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "sep?", &sep, "end?", &end); err != nil {
@@ -20,9 +20,12 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		if i > 0 {
 			buf.WriteString(sep)
 		}
-		if s, ok := v.(starlark.String); ok {
-			buf.WriteString(string(s))
-		} else {
+		switch v := v.(type) {
+		case starlark.String:
+			buf.WriteString(string(v))
+		case *Array:
+			buf.WriteString(v.Str())
+		default:
 			buf.WriteString(v.String())
 		}
 	}

@@ -155,7 +155,7 @@ func TestFormatErrorHidesOperatorBuiltins(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"x = 1\ny = x < 'a'\n", "Traceback (most recent call last):\n  ops.star:2:7: in <toplevel>\nError: int < string not implemented"},
 		{"y = 2 ** 'a'\n", "Traceback (most recent call last):\n  ops.star:1:7: in <toplevel>\nError: unknown binary op: int ** string"},
-		{"y = len(1)\n", "Traceback (most recent call last):\n  ops.star:1:8: in <toplevel>\nError in len: len: value of type int has no len"},
+		{"y = len(1)\n", "Traceback (most recent call last):\n  ops.star:1:8: in <toplevel>\nError in len: value of type int has no len"},
 	} {
 		_, err := session.ExecFile(session.NewThread("t"), "ops.star", tc.src)
 		if err == nil {

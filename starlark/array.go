@@ -1,0 +1,174 @@
+package starlark
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jaxsh/jaxsh/internal/arrayfmt"
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// Array is the Starlark value of a jaxsh array: immutable, n-dimensional,
+// stored on one device. Its aval carries the weak-type flag of JAX's
+// promotion rules (a Python scalar turned array), which text never shows.
+type Array struct {
+	aval trace.AVal
+	buf  jit.Buffer
+}
+
+var (
+	_ starlark.Value      = (*Array)(nil)
+	_ starlark.HasAttrs   = (*Array)(nil)
+	_ starlark.HasBinary  = (*Array)(nil)
+	_ starlark.HasUnary   = (*Array)(nil)
+	_ starlark.Mapping    = (*Array)(nil)
+	_ starlark.Sequence   = (*Array)(nil)
+	_ starlark.Sliceable  = (*Array)(nil)
+	_ starlark.Comparable = (*Array)(nil)
+	_ HasMatmul           = (*Array)(nil)
+)
+
+func newArray(buf jit.Buffer) *Array { return &Array{aval: buf.AVal(), buf: buf} }
+
+// AVal is the array's abstract value: shape, dtype and weak type.
+func (a *Array) AVal() trace.AVal { return a.aval }
+
+// Buffer is the array's device storage.
+func (a *Array) Buffer() jit.Buffer { return a.buf }
+
+// Device is the device that holds the array.
+func (a *Array) Device() jit.Device { return a.buf.Device() }
+
+func (a *Array) shape() trace.Shape { return a.aval.Shape }
+func (a *Array) dtype() trace.DType { return a.aval.DType }
+func (a *Array) ndim() int          { return len(a.aval.Shape) }
+func (a *Array) size() int          { return a.aval.Size() }
+
+func (a *Array) Type() string { return "Array" }
+func (a *Array) Freeze()      {} // arrays are immutable
+
+func (a *Array) Hash() (uint32, error) {
+	return 0, fmt.Errorf("unhashable type: Array")
+}
+
+// String is JAX's repr: Array([1., 2.], dtype=float32).
+func (a *Array) String() string {
+	h, err := a.host()
+	if err != nil {
+		return fmt.Sprintf("<Array %s: %v>", a.aval.LongString(), err)
+	}
+	return arrayfmt.Repr(h, arrayfmt.DefaultOptions())
+}
+
+// Str is NumPy's str(x), what print(x) shows: [1. 2.].
+func (a *Array) Str() string {
+	h, err := a.host()
+	if err != nil {
+		return fmt.Sprintf("<Array %s: %v>", a.aval.LongString(), err)
+	}
+	return arrayfmt.Str(h, arrayfmt.DefaultOptions())
+}
+
+// Truth follows NumPy: a size-1 array is its value; any other size has no
+// truth value. Truth cannot return an error, so that case cancels the thread
+// (see truth.go) and reports False.
+func (a *Array) Truth() starlark.Bool {
+	if a.size() != 1 {
+		return failTruth(fmt.Sprintf("truth value of an array with %s is ambiguous. Use a.any() or a.all()", pluralElements(a.size())))
+	}
+	v, err := a.scalarValue(0)
+	if err != nil {
+		return failTruth(err.Error())
+	}
+	return v.Truth()
+}
+
+func pluralElements(n int) string {
+	if n == 0 {
+		return "no elements"
+	}
+	return "more than one element"
+}
+
+// Len is the length of the first axis (an error for 0-d arrays: see Len's
+// callers; Starlark's len() checks Len() < 0 as "no len").
+func (a *Array) Len() int {
+	if a.ndim() == 0 {
+		return -1
+	}
+	return a.shape()[0]
+}
+
+// Iterate walks the first axis: for row in x.
+func (a *Array) Iterate() starlark.Iterator {
+	return &rowIterator{a: a}
+}
+
+type rowIterator struct {
+	a *Array
+	i int
+}
+
+func (it *rowIterator) Next(p *starlark.Value) bool {
+	if it.a.ndim() == 0 || it.i >= it.a.shape()[0] {
+		return false
+	}
+	row, err := it.a.index(starlark.MakeInt(it.i))
+	if err != nil {
+		return false
+	}
+	it.i++
+	*p = row
+	return true
+}
+
+func (it *rowIterator) Done() {}
+
+// CompareSameType serves Starlark's own equality (list membership, ==
+// between containers holding arrays): two arrays are equal when shapes,
+// dtypes and elements are. The dialect's == on arrays is elementwise and
+// never gets here.
+func (a *Array) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
+	b := y.(*Array)
+	switch op {
+	case syntax.EQL, syntax.NEQ:
+		eq, err := arraysEqual(a, b)
+		return eq == (op == syntax.EQL), err
+	}
+	return false, fmt.Errorf("arrays are not ordered: %s %s %s", a.aval.LongString(), op, b.aval.LongString())
+}
+
+func arraysEqual(a, b *Array) (bool, error) {
+	if a.dtype() != b.dtype() || !a.shape().Equal(b.shape()) {
+		return false, nil
+	}
+	ha, err := jit.ToHost(a.buf)
+	if err != nil {
+		return false, err
+	}
+	hb, err := jit.ToHost(b.buf)
+	if err != nil {
+		return false, err
+	}
+	return string(ha) == string(hb), nil
+}
+
+// describe is the short text error messages use for an operand:
+// float32[3,4] for arrays, the type for anything else.
+func describe(v starlark.Value) string {
+	if a, ok := v.(*Array); ok {
+		return a.aval.LongString()
+	}
+	return v.Type()
+}
+
+func describeAll(vs ...starlark.Value) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = describe(v)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,143 @@
+package starlark
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"go.starlark.net/starlark"
+)
+
+// Array attributes (SPEC §3). Methods that mirror a jnp function (x.sum(...)
+// is jnp.sum(x, ...)) call that function, so each exists once.
+var arrayMethodsFromJnp = []string{
+	"reshape", "transpose", "squeeze", "ravel", "sum", "prod", "mean", "max", "min",
+	"argmax", "argmin", "all", "any", "cumsum", "clip", "round",
+}
+
+var arrayOwnMethods = map[string]func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error){
+	"astype": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var dtype starlark.Value
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "dtype", &dtype); err != nil {
+			return nil, err
+		}
+		dt, ok, err := dtypeArg(b.Name(), dtype)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("astype: dtype must not be None")
+		}
+		return astype(a, dt)
+	},
+	"item": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+			return nil, err
+		}
+		if a.size() != 1 {
+			return nil, fmt.Errorf("item: can only convert an array of size 1 to a Python scalar, got %s", a.aval.LongString())
+		}
+		return a.scalarValue(0)
+	},
+	"tolist": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+			return nil, err
+		}
+		return a.toList()
+	},
+	"block_until_ready": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+			return nil, err
+		}
+		return a, nil // execution is synchronous until asynchronous dispatch arrives
+	},
+	"flatten": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		return callJnp("ravel", a, args, kwargs)
+	},
+}
+
+// callJnp calls the jnp function name with a prepended to the arguments.
+// jnp functions do not use their thread, so methods and attributes (which
+// have none) can call them.
+func callJnp(name string, a *Array, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	arrayModules()
+	f, ok := members["jnp"][name].(*starlark.Builtin)
+	if !ok {
+		return nil, fmt.Errorf("array method %s is not available yet", name)
+	}
+	all := append(starlark.Tuple{a}, args...)
+	return f.CallInternal(nil, all, kwargs)
+}
+
+func (a *Array) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "shape":
+		t := make(starlark.Tuple, a.ndim())
+		for i, d := range a.shape() {
+			t[i] = starlark.MakeInt(d)
+		}
+		return t, nil
+	case "dtype":
+		return DType{a.dtype()}, nil
+	case "ndim":
+		return starlark.MakeInt(a.ndim()), nil
+	case "size":
+		return starlark.MakeInt(a.size()), nil
+	case "device":
+		return Device{a.Device()}, nil
+	case "T":
+		return callJnp("transpose", a, nil, nil)
+	}
+	if m, ok := arrayOwnMethods[name]; ok {
+		return starlark.NewBuiltin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			return m(a, b, args, kwargs)
+		}), nil
+	}
+	for _, m := range arrayMethodsFromJnp {
+		if m == name {
+			return starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+				if name == "reshape" && len(args) > 1 {
+					args = starlark.Tuple{args} // x.reshape(2, 3) as x.reshape((2, 3))
+				}
+				return callJnp(name, a, args, kwargs)
+			}), nil
+		}
+	}
+	return nil, nil
+}
+
+func (a *Array) AttrNames() []string {
+	names := []string{"shape", "dtype", "ndim", "size", "device", "T"}
+	for m := range arrayOwnMethods {
+		names = append(names, m)
+	}
+	names = append(names, arrayMethodsFromJnp...)
+	sort.Strings(names)
+	return names
+}
+
+// Device is the Starlark value of a device: str(d) == "cpu:0", with .id,
+// .platform and .kind.
+type Device struct{ D jit.Device }
+
+var _ starlark.HasAttrs = Device{}
+
+func (d Device) String() string        { return d.D.String() }
+func (d Device) Type() string          { return "Device" }
+func (d Device) Freeze()               {}
+func (d Device) Truth() starlark.Bool  { return starlark.True }
+func (d Device) Hash() (uint32, error) { return starlark.String(d.D.String()).Hash() }
+
+func (d Device) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "id":
+		return starlark.MakeInt(d.D.ID()), nil
+	case "platform":
+		return starlark.String(d.D.Platform()), nil
+	case "kind":
+		return starlark.String(d.D.Kind()), nil
+	}
+	return nil, nil
+}
+
+func (d Device) AttrNames() []string { return []string{"id", "kind", "platform"} }

@@ -1,0 +1,67 @@
+package starlark
+
+import (
+	"fmt"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+)
+
+// defaultDevice is where arrays made from host values live: cpu:0 until
+// devices become configurable.
+func defaultDevice() (jit.Device, error) { return jit.LookupDevice("cpu:0") }
+
+// bind applies a primitive to arrays, all on one device, and returns its
+// results. Every jnp, lax and nn function ends here: it is the one place
+// where eager execution (and, with jit, tracing) happens.
+func bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+	var dev jit.Device
+	for i, a := range args {
+		if dev == nil {
+			dev = a.Device()
+		} else if a.Device() != dev {
+			return nil, fmt.Errorf("%s: operands are on different devices: %s and %s (operand %d)", prim, dev, a.Device(), i)
+		}
+	}
+	if dev == nil {
+		d, err := defaultDevice()
+		if err != nil {
+			return nil, err
+		}
+		dev = d
+	}
+	return bindOn(dev, prim, params, args...)
+}
+
+// bindOn is bind for primitives that may have no operands (iota).
+func bindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+	p := trace.Lookup(prim)
+	if p == nil {
+		return nil, fmt.Errorf("internal error: unknown primitive %q", prim)
+	}
+	if params == nil {
+		params = trace.Params{}
+	}
+	bufs := make([]jit.Buffer, len(args))
+	for i, a := range args {
+		bufs[i] = a.buf
+	}
+	outs, err := jit.ApplyPrimitive(dev, p, params, bufs)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]*Array, len(outs))
+	for i, b := range outs {
+		res[i] = newArray(b)
+	}
+	return res, nil
+}
+
+// bind1 is bind for single-result primitives.
+func bind1(prim string, params trace.Params, args ...*Array) (*Array, error) {
+	out, err := bind(prim, params, args...)
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}

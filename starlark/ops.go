@@ -1,0 +1,106 @@
+package starlark
+
+import (
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// Elementwise functions of one and two operands ("ufuncs") are registered
+// by name in these tables; the jnp module exposes each as a builtin, and
+// Starlark operators on arrays call them directly.
+type (
+	unaryFunc  func(x starlark.Value) (*Array, error)
+	binaryFunc func(x, y starlark.Value) (*Array, error)
+)
+
+var (
+	unaryUfuncs  = map[string]unaryFunc{}
+	binaryUfuncs = map[string]binaryFunc{}
+)
+
+func registerUnary(name string, f unaryFunc) {
+	if _, dup := unaryUfuncs[name]; dup {
+		panic("unary ufunc registered twice: " + name)
+	}
+	unaryUfuncs[name] = f
+}
+
+func registerBinary(name string, f binaryFunc) {
+	if _, dup := binaryUfuncs[name]; dup {
+		panic("binary ufunc registered twice: " + name)
+	}
+	binaryUfuncs[name] = f
+}
+
+// operatorUfuncs maps Starlark's binary operator tokens (and the dialect's
+// ** and comparisons, offered through the same interface) to ufunc names.
+var operatorUfuncs = map[syntax.Token]string{
+	syntax.PLUS:       "add",
+	syntax.MINUS:      "subtract",
+	syntax.STAR:       "multiply",
+	syntax.SLASH:      "true_divide",
+	syntax.SLASHSLASH: "floor_divide",
+	syntax.PERCENT:    "remainder",
+	syntax.AMP:        "bitwise_and",
+	syntax.PIPE:       "bitwise_or",
+	syntax.CIRCUMFLEX: "bitwise_xor",
+	syntax.LTLT:       "left_shift",
+	syntax.GTGT:       "right_shift",
+	syntax.STARSTAR:   "power",
+	syntax.LT:         "less",
+	syntax.LE:         "less_equal",
+	syntax.GT:         "greater",
+	syntax.GE:         "greater_equal",
+	syntax.EQL:        "equal",
+	syntax.NEQ:        "not_equal",
+}
+
+// isOperand reports whether v may meet an array in an operator: arrays and
+// Python numbers. Lists are not (as in JAX, unlike NumPy).
+func isOperand(v starlark.Value) bool {
+	switch v.(type) {
+	case *Array, starlark.Int, starlark.Float, starlark.Bool:
+		return true
+	}
+	return false
+}
+
+// Binary implements the arithmetic, bitwise, power and comparison operators
+// on arrays. It declines (nil, nil) operands that are not arrays or numbers,
+// so Starlark reports "unknown binary op".
+func (a *Array) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	name, ok := operatorUfuncs[op]
+	if !ok || !isOperand(y) {
+		return nil, nil
+	}
+	f, ok := binaryUfuncs[name]
+	if !ok {
+		return nil, nil
+	}
+	if side == starlark.Left {
+		return f(a, y)
+	}
+	return f(y, a)
+}
+
+// Unary implements -x, +x and ~x.
+func (a *Array) Unary(op syntax.Token) (starlark.Value, error) {
+	name := map[syntax.Token]string{syntax.MINUS: "negative", syntax.PLUS: "positive", syntax.TILDE: "invert"}[op]
+	f, ok := unaryUfuncs[name]
+	if !ok {
+		return nil, nil
+	}
+	return f(a)
+}
+
+// Matmul implements a @ b.
+func (a *Array) Matmul(y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	f, ok := binaryUfuncs["matmul"]
+	if !ok || !isOperand(y) {
+		return nil, nil
+	}
+	if side == starlark.Left {
+		return f(a, y)
+	}
+	return f(y, a)
+}

@@ -64,32 +64,22 @@ type ParamSpec struct {
 func (k ParamKind) accepts(v any) bool {
 	switch k {
 	case ParamBool:
-		_, ok := v.(bool)
-		return ok
+		return is[bool](v)
 	case ParamInt:
-		_, ok := v.(int)
-		return ok
+		return is[int](v)
 	case ParamNumber:
-		switch v.(type) {
-		case bool, int, float64:
-			return true
-		}
-		return false
+		return is[bool](v) || is[int](v) || is[float64](v)
 	case ParamString:
-		_, ok := v.(string)
-		return ok
+		return is[string](v)
 	case ParamIdent:
-		_, ok := v.(Ident)
-		return ok
+		return is[Ident](v)
 	case ParamDType:
 		d, ok := v.(DType)
 		return ok && d.Valid()
 	case ParamInts:
-		_, ok := v.([]int)
-		return ok
+		return is[[]int](v)
 	case ParamAVals:
-		_, ok := v.([]AVal)
-		return ok
+		return is[[]AVal](v)
 	case ParamJaxpr:
 		j, ok := v.(*Jaxpr)
 		return ok && j != nil
@@ -97,20 +87,16 @@ func (k ParamKind) accepts(v any) bool {
 		js, ok := v.([]*Jaxpr)
 		return ok && !slices.Contains(js, nil)
 	case ParamDotDims:
-		_, ok := v.(DotDimensionNumbers)
-		return ok
+		return is[DotDimensionNumbers](v)
 	case ParamGatherDims:
-		_, ok := v.(GatherDimensionNumbers)
-		return ok
+		return is[GatherDimensionNumbers](v)
 	case ParamScatterDims:
-		_, ok := v.(ScatterDimensionNumbers)
-		return ok
+		return is[ScatterDimensionNumbers](v)
 	case ParamGatherMode:
 		m, ok := v.(GatherScatterMode)
 		return ok && m.valid()
 	case ParamPadding:
-		_, ok := v.(PaddingConfig)
-		return ok
+		return is[PaddingConfig](v)
 	case ParamPrecision:
 		c, ok := v.(PrecisionConfig)
 		return ok && c[0].valid() && c[1].valid()
@@ -124,7 +110,9 @@ func (k ParamKind) accepts(v any) bool {
 	return false
 }
 
-// check validates params against the specs: every spec present with a value
+func is[T any](v any) bool { _, ok := v.(T); return ok }
+
+// checkParams validates params against the specs: every spec present with a value
 // of its kind, nothing undeclared.
 func checkParams(specs []ParamSpec, p Params) error {
 	for _, s := range specs {

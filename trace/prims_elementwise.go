@@ -19,45 +19,46 @@ var unaryTable = []struct {
 	result  unaryResult
 	props   Props
 	params  []ParamSpec
+	check   func(x AVal, p Params) error // params' constraints, if any
 }{
-	{"neg", setNum, sameDType, 0, nil},
-	{"sign", setNum, sameDType, 0, nil},
-	{"floor", setFloat, sameDType, 0, nil},
-	{"ceil", setFloat, sameDType, 0, nil},
-	{"round", setFloat, sameDType, 0, []ParamSpec{{Name: "rounding_method", Kind: ParamRounding}}},
-	{"is_finite", setFloat, boolResult, 0, nil},
-	{"exp", setInexact, sameDType, Transcendental, nil},
-	{"exp2", setInexact, sameDType, Transcendental, nil},
-	{"log", setInexact, sameDType, Transcendental, nil},
-	{"log1p", setInexact, sameDType, Transcendental, nil},
-	{"expm1", setInexact, sameDType, Transcendental, nil},
-	{"tanh", setInexact, sameDType, Transcendental, nil},
-	{"logistic", setInexact, sameDType, Transcendental, nil},
-	{"sin", setInexact, sameDType, Transcendental, nil},
-	{"cos", setInexact, sameDType, Transcendental, nil},
-	{"tan", setInexact, sameDType, Transcendental, nil},
-	{"asin", setInexact, sameDType, Transcendental, nil},
-	{"acos", setInexact, sameDType, Transcendental, nil},
-	{"atan", setInexact, sameDType, Transcendental, nil},
-	{"sinh", setInexact, sameDType, Transcendental, nil},
-	{"cosh", setInexact, sameDType, Transcendental, nil},
-	{"asinh", setInexact, sameDType, Transcendental, nil},
-	{"acosh", setInexact, sameDType, Transcendental, nil},
-	{"atanh", setInexact, sameDType, Transcendental, nil},
-	{"sqrt", setInexact, sameDType, Transcendental, nil},
-	{"rsqrt", setInexact, sameDType, Transcendental, nil},
-	{"cbrt", setFloat, sameDType, Transcendental, nil},
-	{"erf", setFloat, sameDType, Transcendental, nil},
-	{"erfc", setFloat, sameDType, Transcendental, nil},
-	{"erf_inv", setFloat, sameDType, Transcendental, nil},
-	{"abs", setSigned | setInexact, realOfResult, 0, nil},
-	{"square", setNum, sameDType, 0, nil},
-	{"not", setBoolInt, sameDType, 0, nil},
-	{"population_count", setInt, sameDType, 0, nil},
-	{"integer_pow", setNum, sameDType, 0, []ParamSpec{{Name: "y", Kind: ParamInt}}},
+	{"neg", setNum, sameDType, 0, nil, nil},
+	{"sign", setNum, sameDType, 0, nil, nil},
+	{"floor", setFloat, sameDType, 0, nil, nil},
+	{"ceil", setFloat, sameDType, 0, nil, nil},
+	{"round", setFloat, sameDType, 0, []ParamSpec{{Name: "rounding_method", Kind: ParamRounding}}, nil},
+	{"is_finite", setFloat, boolResult, 0, nil, nil},
+	{"exp", setInexact, sameDType, Transcendental, nil, nil},
+	{"exp2", setInexact, sameDType, Transcendental, nil, nil},
+	{"log", setInexact, sameDType, Transcendental, nil, nil},
+	{"log1p", setInexact, sameDType, Transcendental, nil, nil},
+	{"expm1", setInexact, sameDType, Transcendental, nil, nil},
+	{"tanh", setInexact, sameDType, Transcendental, nil, nil},
+	{"logistic", setInexact, sameDType, Transcendental, nil, nil},
+	{"sin", setInexact, sameDType, Transcendental, nil, nil},
+	{"cos", setInexact, sameDType, Transcendental, nil, nil},
+	{"tan", setInexact, sameDType, Transcendental, nil, nil},
+	{"asin", setInexact, sameDType, Transcendental, nil, nil},
+	{"acos", setInexact, sameDType, Transcendental, nil, nil},
+	{"atan", setInexact, sameDType, Transcendental, nil, nil},
+	{"sinh", setInexact, sameDType, Transcendental, nil, nil},
+	{"cosh", setInexact, sameDType, Transcendental, nil, nil},
+	{"asinh", setInexact, sameDType, Transcendental, nil, nil},
+	{"acosh", setInexact, sameDType, Transcendental, nil, nil},
+	{"atanh", setInexact, sameDType, Transcendental, nil, nil},
+	{"sqrt", setInexact, sameDType, Transcendental, nil, nil},
+	{"rsqrt", setInexact, sameDType, Transcendental, nil, nil},
+	{"cbrt", setFloat, sameDType, Transcendental, nil, nil},
+	{"erf", setFloat, sameDType, Transcendental, nil, nil},
+	{"erfc", setFloat, sameDType, Transcendental, nil, nil},
+	{"erf_inv", setFloat, sameDType, Transcendental, nil, nil},
+	{"abs", setSigned | setInexact, realOfResult, 0, nil, nil},
+	{"square", setNum, sameDType, 0, nil, nil},
+	{"not", setBoolInt, sameDType, 0, nil, nil},
+	{"population_count", setInt, sameDType, 0, nil, nil},
+	{"integer_pow", setNum, sameDType, 0, []ParamSpec{{Name: "y", Kind: ParamInt}}, checkIntegerPow},
 	{"reduce_precision", setFloat, sameDType, 0, []ParamSpec{
-		{Name: "exponent_bits", Kind: ParamInt}, {Name: "mantissa_bits", Kind: ParamInt}}},
-	{"copy", setAny, sameDType, Structural, nil},
+		{Name: "exponent_bits", Kind: ParamInt}, {Name: "mantissa_bits", Kind: ParamInt}}, checkReducePrecision},
+	{"copy", setAny, sameDType, Structural, nil, nil},
 }
 
 // The elementwise binary primitives. Operands share one dtype (pow excepted)
@@ -95,7 +96,7 @@ func elementwisePrims() []*Primitive {
 	for _, row := range unaryTable {
 		out = append(out, &Primitive{
 			Name: row.name, Props: Elementwise | row.props, MinIn: 1, MaxIn: 1,
-			Params: row.params, Rule: unaryRule(row.name, row.accepts, row.result),
+			Params: row.params, Rule: unaryRule(row.accepts, row.result, row.check),
 		})
 	}
 	for _, row := range binaryTable {
@@ -118,23 +119,15 @@ func elementwisePrims() []*Primitive {
 	)
 }
 
-func unaryRule(name string, accepts dtypeSet, result unaryResult) func([]AVal, Params) ([]AVal, error) {
+func unaryRule(accepts dtypeSet, result unaryResult, check func(AVal, Params) error) func([]AVal, Params) ([]AVal, error) {
 	return func(in []AVal, p Params) ([]AVal, error) {
 		x := in[0]
 		if err := checkDTypes(in, accepts); err != nil {
 			return nil, err
 		}
-		switch name {
-		case "integer_pow":
-			if p.Int("y") < 0 && x.DType.IsInteger() {
-				return nil, fmt.Errorf("integers cannot be raised to negative powers, got y=%d", p.Int("y"))
-			}
-		case "reduce_precision":
-			if p.Int("exponent_bits") < 1 {
-				return nil, fmt.Errorf("exponent_bits must be positive, got %d", p.Int("exponent_bits"))
-			}
-			if p.Int("mantissa_bits") < 0 {
-				return nil, fmt.Errorf("mantissa_bits must be non-negative, got %d", p.Int("mantissa_bits"))
+		if check != nil {
+			if err := check(x, p); err != nil {
+				return nil, err
 			}
 		}
 		out := AVal{Shape: x.Shape, DType: x.DType, Weak: x.Weak}
@@ -146,6 +139,23 @@ func unaryRule(name string, accepts dtypeSet, result unaryResult) func([]AVal, P
 		}
 		return one(out), nil
 	}
+}
+
+func checkIntegerPow(x AVal, p Params) error {
+	if y := p.Int("y"); y < 0 && x.DType.IsInteger() {
+		return fmt.Errorf("integers cannot be raised to negative powers, got y=%d", y)
+	}
+	return nil
+}
+
+func checkReducePrecision(_ AVal, p Params) error {
+	if e := p.Int("exponent_bits"); e < 1 {
+		return fmt.Errorf("exponent_bits must be positive, got %d", e)
+	}
+	if m := p.Int("mantissa_bits"); m < 0 {
+		return fmt.Errorf("mantissa_bits must be non-negative, got %d", m)
+	}
+	return nil
 }
 
 // elementwiseShape is lax's broadcasting_shape_rule: scalar operands

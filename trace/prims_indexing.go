@@ -7,7 +7,8 @@ import "fmt"
 // dimension of the indices. These cover NumPy indexing and every .at[]
 // update.
 
-// The scatter variants and the combining operation each applies.
+// scatter overwrites; the others combine the update with the operand
+// (add, mul, min, max).
 var scatterNames = []string{"scatter", "scatter-add", "scatter-mul", "scatter-min", "scatter-max"}
 
 func indexingPrims() []*Primitive {

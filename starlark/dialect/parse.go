@@ -3,44 +3,50 @@
 // ready for starlark.FileProgram, in which every extension has become a call
 // of a hidden builtin that the runtime predeclares:
 //
-//	a ** b                    __pow__(a, b)      right-associative, binds tighter
-//	                                             than a unary operator on its left
-//	                                             (-2 ** 2 is -(2 ** 2)); the right
-//	                                             operand may be unary (2 ** -1)
-//	a @ b                     __matmul__(a, b)   at the level of * / // %
-//	x **= y, x @= y           x = __pow__(x, y), x = __matmul__(x, y)
-//	a < b, <=, >, >=, ==, !=  __lt__(a, b), __le__, __gt__, __ge__, __eq__, __ne__
+//	source                    tree
+//	a ** b                    __pow__(a, b)
+//	a @ b                     __matmul__(a, b)
+//	x **= y                   x = __pow__(x, y)
+//	x @= y                    x = __matmul__(x, y)
+//	a < b (<= > >= == !=)     __lt__(a, b) (__le__ __gt__ __ge__ __eq__ __ne__)
 //	...                       __ellipsis__
-//	x[1:3, None, ..., ::2]    x[__slice__(1, 3, None), None, __ellipsis__,
-//	                            __slice__(None, None, 2)]
+//	x[1:3, None, ..., ::2]    x[__slice__(1, 3, None), None, __ellipsis__, __slice__(None, None, 2)]
 //	@d1                       def f(): ...
 //	@d2(arg)                  f = d1(d2(arg)(f))
 //	def f(): ...
 //
-// `in` and `not in` stay as they are. A subscript keeps its upstream form
-// (IndexExpr, SliceExpr, or IndexExpr of an unparenthesized TupleExpr) unless
-// it has several elements one of which is a slice, or a trailing comma; then
-// it is an IndexExpr of a TupleExpr whose slices are __slice__ calls.
-// Upstream reads x[a, b:c] as the slice (a, b):c; here it means a
-// two-dimensional subscript.
+// ** is Python's power operator: right-associative, binding tighter than a
+// unary operator on its left (-2 ** 2 is -(2 ** 2)), with a right operand
+// that may itself be unary (2 ** -1). @ has the precedence of * / // % and
+// associates to the left, so a @ b * c is (a @ b) * c. `in` and `not in`
+// stay as they are. ... is a constant: it cannot be assigned to, nor name a
+// keyword argument.
 //
-// In `x **= y` and `x @= y` the target x is evaluated twice (once to read,
-// once to assign), unlike Starlark's own augmented assignments; a target
-// with side effects, such as a[f()], calls f twice. The targets a tuple or
-// list would denote are refused, as for Starlark's `+=`.
+// A subscript keeps its upstream form (IndexExpr, SliceExpr, or IndexExpr
+// of an unparenthesized TupleExpr for x[i, j]) unless it has several
+// elements one of which is a slice, or a trailing comma; then it is an
+// IndexExpr of a TupleExpr in which each slice is a __slice__ call, with
+// None for its missing parts. Upstream reads x[a, b:c] as the slice
+// (a, b):c; here it is a two-dimensional subscript.
 //
-// A decorator line starts with @ and holds one expression; one or more of
-// them must be followed by a def, at any block level. A decorated def at top
-// level rebinds a global, so the runtime needs syntax.FileOptions with
-// GlobalReassign.
+// In x **= y and x @= y the target x is evaluated twice, once to read it and
+// once to assign it, unlike in Starlark's own augmented assignments: a
+// target with side effects such as a[f()] calls f twice. Tuple and list
+// targets are refused, as for Starlark's +=.
+//
+// A line that starts with @ is a decorator: one expression, then a newline.
+// One or more decorators must be followed by a def, at any block level; the
+// decorator nearest the def applies first. A decorated def at top level
+// rebinds a global, so the runtime needs syntax.FileOptions.GlobalReassign.
 //
 // Positions are true to the source. A call that stands for an operator has
-// its function name, Lparen and Rparen at the operator (the `**`, the `<`,
-// the first ':' of a slice, the decorator's '@'), so an error raised by the
-// hidden builtin points there. Plain Starlark input parses to exactly the
-// tree syntax.Parse builds, positions included, and fails with the same
-// error at the same position; only the comparison rewrite (see Parse and
-// ParsePlain) changes it.
+// its function name, Lparen and Rparen at the operator (the **, the <, the
+// first ':' of a slice, a decorator's @), so that an error raised by the
+// hidden builtin points there; the names a decorated def is assigned to and
+// passed as are at the def's name. Plain Starlark parses to exactly the tree
+// syntax.Parse builds, positions included, and fails with the same error at
+// the same position; only the comparison rewrite (see Parse and ParsePlain)
+// changes the tree.
 package dialect
 
 import (

@@ -279,6 +279,8 @@ func TestParseCompoundStmt(t *testing.T) {
 		"y = a @ b; z = 1\n",
 		"\n",
 		"for i in x[1:, 0]:\n", "  pass\n", "\n",
+		// Strings that span readline calls.
+		"s = '''a\n", "b\\\n", "c''' + r'''\n", "d'''\n",
 	}
 	readline := func() ([]byte, error) {
 		if len(lines) == 0 {
@@ -293,15 +295,28 @@ func TestParseCompoundStmt(t *testing.T) {
 		"y = __matmul__(a, b)\nz = 1",
 		"",
 		"for i in x[__slice__(1, None, None), 0]:\n  pass",
+		"s = ('''a\nb\\\nc''' + r'''\nd''')",
 	}
+	var last *syntax.File
 	for i, w := range want {
 		f, err := ParseCompoundStmt(nil, "repl", readline)
 		if err != nil {
 			t.Fatalf("statement %d: %v", i, err)
 		}
+		last = f
 		if got := stmtsString(f.Stmts); got != w {
 			t.Errorf("statement %d:\n got %s\nwant %s", i, got, w)
 		}
+	}
+	var values []string
+	syntax.Walk(last, func(n syntax.Node) bool {
+		if lit, ok := n.(*syntax.Literal); ok {
+			values = append(values, lit.Value.(string))
+		}
+		return true
+	})
+	if got, want := strings.Join(values, "|"), "a\nbc|\nd"; got != want {
+		t.Errorf("multi-line string values %q, want %q", got, want)
 	}
 	if _, err := ParseCompoundStmt(nil, "repl", readline); err == nil || !strings.HasSuffix(err.Error(), "EOF") {
 		t.Errorf("at the end of input: got %v, want EOF", err)

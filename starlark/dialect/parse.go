@@ -65,18 +65,17 @@ func Parse(opts *syntax.FileOptions, filename string, src any) (*syntax.File, er
 	if err != nil {
 		return nil, err
 	}
-	RewriteComparisons(f)
+	rewriteFileComparisons(f)
 	return f, nil
 }
 
-// ParsePlain parses a dialect source file but leaves comparisons as the
-// BinaryExprs Starlark builds; Parse is ParsePlain followed by
-// RewriteComparisons. extended reports whether the source used a construct
-// that plain Starlark lacks (@, **, **=, @=, ..., a multi-dimensional or
-// trailing-comma subscript); when it is false the tree, or the error, is
-// the one syntax.Parse gives. On a syntax error, extended tells whether such
-// a construct was met before the error. mode may hold
-// syntax.RetainComments.
+// ParsePlain parses a dialect source file like Parse but leaves comparisons
+// as the BinaryExprs Starlark builds, where Parse turns them into calls of
+// __lt__ and its kin. mode may hold syntax.RetainComments. extended reports
+// whether the source used a construct that plain Starlark lacks (@, **,
+// **=, @=, ..., a multi-dimensional or trailing-comma subscript); when it
+// is false, the tree or the error is the one syntax.Parse gives. After a
+// syntax error, extended tells whether such a construct came before it.
 func ParsePlain(opts *syntax.FileOptions, filename string, src any, mode syntax.Mode) (f *syntax.File, extended bool, err error) {
 	p, err := newParser(opts, filename, src, mode)
 	if err != nil {
@@ -90,7 +89,7 @@ func ParsePlain(opts *syntax.FileOptions, filename string, src any, mode syntax.
 }
 
 // ParseCompoundStmt parses one unit of REPL input, with the rewrites
-// applied: a blank line, a def (decorated or not), if, for or while
+// applied and opts as for Parse: a blank line, a def (decorated or not), if, for or while
 // statement, or a line of semicolon-separated simple statements. It calls
 // readline each time it needs another line and reads no further than the
 // unit's end. A blank line ends an indented block. It returns a File whose
@@ -100,7 +99,7 @@ func ParseCompoundStmt(opts *syntax.FileOptions, filename string, readline func(
 	if err != nil {
 		return nil, err
 	}
-	RewriteComparisons(f)
+	rewriteFileComparisons(f)
 	return f, nil
 }
 
@@ -129,7 +128,7 @@ func parseCompoundStmt(opts *syntax.FileOptions, filename string, readline func(
 }
 
 // ParseExpr parses an expression of the dialect, with the rewrites applied;
-// a comma-separated list is a tuple. src is as for Parse.
+// a comma-separated list is a tuple. opts and src are as for Parse.
 func ParseExpr(opts *syntax.FileOptions, filename string, src any) (syntax.Expr, error) {
 	x, _, err := parseExpr(opts, filename, src, 0)
 	if err != nil {

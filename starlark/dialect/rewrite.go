@@ -11,13 +11,13 @@ var comparisonBuiltins = map[syntax.Token]string{
 	syntax.GE: "__ge__", syntax.EQL: "__eq__", syntax.NEQ: "__ne__",
 }
 
-// RewriteComparisons replaces every comparison a < b, <=, >, >=, ==, != in
-// f by the call __lt__(a, b), __le__, __gt__, __ge__, __eq__, __ne__ placed
-// at the operator, so that arrays can compare elementwise; `in` and
-// `not in` are left alone. It is the step from ParsePlain's tree to Parse's
-// and is kept separate so that plain Starlark can be checked against
+// rewriteFileComparisons replaces every comparison a < b, <=, >, >=, ==, !=
+// in f by the call __lt__(a, b), __le__, __gt__, __ge__, __eq__, __ne__
+// placed at the operator, so that arrays can compare elementwise; `in` and
+// `not in` are left alone. It is the step from ParsePlain's tree to Parse's,
+// kept apart from parsing so that plain Starlark can be checked against
 // upstream's tree before it.
-func RewriteComparisons(f *syntax.File) {
+func rewriteFileComparisons(f *syntax.File) {
 	for _, stmt := range f.Stmts {
 		mapStmt(stmt, rewriteComparisons)
 	}

@@ -3,6 +3,7 @@ package starlark
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -98,6 +99,9 @@ func (s *Session) ExecFile(thread *starlark.Thread, filename string, src any) (s
 	f, err := dialect.Parse(FileOptions, filename, src)
 	if err != nil {
 		return nil, err
+	}
+	if dumpEnabled("syntax") {
+		fmt.Fprintf(os.Stderr, "=== syntax of %s (after the dialect's rewrites)\n%s\n", filename, dialect.Format(f))
 	}
 	prog, err := starlark.FileProgram(f, s.predeclared.Has)
 	if err != nil {

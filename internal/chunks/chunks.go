@@ -51,6 +51,9 @@ func Split(path, text string) ([]Chunk, error) {
 				continue
 			}
 			lit := strings.TrimSpace(line[k+3:])
+			if lit == "" || (lit[0] != '"' && lit[0] != '`') {
+				continue // a comment that merely contains ###, e.g. a #### rule
+			}
 			pattern, err := strconv.Unquote(lit)
 			if err != nil {
 				return fmt.Errorf("%s:%d: bad ### expectation %s: %v", path, i+1, lit, err)

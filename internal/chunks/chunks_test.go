@@ -24,7 +24,14 @@ func TestSplitKeepsLineNumbersAndExpectations(t *testing.T) {
 }
 
 func TestSplitRejectsBadExpectation(t *testing.T) {
-	if _, err := Split("t.star", "x = 1 ### not-a-literal\n"); err == nil {
-		t.Fatal("want an error for an unquoted expectation")
+	if _, err := Split("t.star", "x = 1 ### \"unterminated\n"); err == nil {
+		t.Fatal("want an error for a malformed expectation")
+	}
+	if _, err := Split("t.star", "x = 1 ### \"(\"\n"); err == nil {
+		t.Fatal("want an error for a bad regexp")
+	}
+	cs, err := Split("t.star", "######## a rule\nx = 1 ### plain words\n")
+	if err != nil || len(cs[0].Wants) != 0 {
+		t.Fatalf("comments containing ### are not expectations: %v %v", cs, err)
 	}
 }

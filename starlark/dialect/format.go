@@ -7,11 +7,16 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// The compact text form of trees used by the table tests: calls as
-// f(a, b), every binary operation in parentheses, a ParenExpr as its own
-// parentheses, an unparenthesized tuple without any (a one-element one
-// with its trailing comma), and one statement per line, indented two
+// The compact text form of trees, used by the table tests and by
+// JAXSH_DUMP=syntax: calls as f(a, b) (so every rewrite shows as the hidden
+// builtin it calls), every binary operation in parentheses, a ParenExpr as
+// its own parentheses, an unparenthesized tuple without any (a one-element
+// one with its trailing comma), and one statement per line, indented two
 // spaces per block.
+
+// Format renders a file's statements in the compact text form: what the
+// program means after the dialect's rewrites, one statement per line.
+func Format(f *syntax.File) string { return stmtsString(f.Stmts) }
 
 func exprString(x syntax.Expr) string {
 	var b strings.Builder

@@ -16,11 +16,12 @@ const erfClamp = 3.99
 func erfLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		a := min(math.Abs(float64(v)), erfClamp)
+		xd := float64(v)
+		a := min(math.Abs(xd), erfClamp)
 		c := &erfCells[int(a*erfCellsPerUnit)&(len(erfCells)-1)]
 		t := a - c[0]
 		p := c[1] + t*(c[2]+t*(c[3]+t*(c[4]+t*(c[5]+t*(c[6]+t*c[7])))))
-		dst[i] = withSignOf(float32(p), v)
+		dst[i] = signOf64(float32(p), xd)
 	}
 }
 

@@ -132,7 +132,7 @@ func expm1Lanes(dst, x []float32) {
 		xd := float64(v)
 		scale, n := expReduce(xd * (expTableSize / math.Ln2))
 		e := scale*expm1Reduced(xd-n*(math.Ln2/expTableSize)) + (scale - 1)
-		dst[i] = withSignOf(float32(e), v)
+		dst[i] = signOf64(float32(e), xd)
 	}
 }
 

@@ -24,10 +24,11 @@ func tanhFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, tanhFastLimit) 
 func tanhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		a := -2 * math.Abs(float64(v))
+		xd := float64(v)
+		a := -2 * math.Abs(xd)
 		scale, n := expReduce(a * (expTableSize / math.Ln2))
 		e := scale*expm1Reduced(a-n*(math.Ln2/expTableSize)) + (scale - 1)
-		dst[i] = withSignOf(float32(-e/(e+2)), v)
+		dst[i] = signOf64(float32(-e/(e+2)), xd)
 	}
 }
 
@@ -52,10 +53,11 @@ func Tanh(dst, x []float32) { unary(dst, x, tanhFast, tanhLanes, Tanh32) }
 func sinhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		a := math.Abs(float64(v))
+		xd := float64(v)
+		a := math.Abs(xd)
 		scale, n := expReduce(a * (expTableSize / math.Ln2))
 		e := scale*expm1Reduced(a-n*(math.Ln2/expTableSize)) + (scale - 1)
-		dst[i] = withSignOf(float32(0.5*(e+e/(e+1))), v)
+		dst[i] = signOf64(float32(0.5*(e+e/(e+1))), xd)
 	}
 }
 
@@ -105,10 +107,11 @@ func finiteFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, math.MaxFloat
 func asinhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		a := math.Abs(float64(v)) // a² cannot overflow: a < 2^128
+		xd := float64(v)
+		a := math.Abs(xd) // a² cannot overflow: a < 2^128
 		u, c := log1pSplit(a + a*a/(1+math.Sqrt(1+a*a)))
 		k, logC, r := logParts(u)
-		dst[i] = withSignOf(float32(k*math.Ln2+logZ(logC, r)+c), v)
+		dst[i] = signOf64(float32(k*math.Ln2+logZ(logC, r)+c), xd)
 	}
 }
 
@@ -161,10 +164,11 @@ func atanhFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, atanhFastMax) 
 func atanhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		a := math.Abs(float64(v))
+		xd := float64(v)
+		a := math.Abs(xd)
 		u, c := log1pSplit(2 * a / (1 - a))
 		k, logC, r := logParts(u)
-		dst[i] = withSignOf(float32(0.5*(k*math.Ln2+logZ(logC, r)+c)), v)
+		dst[i] = signOf64(float32(0.5*(k*math.Ln2+logZ(logC, r)+c)), xd)
 	}
 }
 

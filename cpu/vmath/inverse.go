@@ -46,8 +46,9 @@ func unitFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, 1) }
 func asinLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		large, p := asinParts(math.Abs(float64(v)))
-		dst[i] = withSignOf(float32(selectFloat(large, math.Pi/2-2*p, p)), v)
+		xd := float64(v)
+		large, p := asinParts(math.Abs(xd))
+		dst[i] = signOf64(float32(selectFloat(large, math.Pi/2-2*p, p)), xd)
 	}
 }
 
@@ -102,9 +103,10 @@ func atanReduced(t float64) float64 {
 func atanLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		a := math.Abs(float64(v))
+		xd := float64(v)
+		a := math.Abs(xd)
 		p := atanReduced(min(a, 1) / max(a, 1))
-		dst[i] = withSignOf(float32(selectFloat(a > 1, math.Pi/2-p, p)), v)
+		dst[i] = signOf64(float32(selectFloat(a > 1, math.Pi/2-p, p)), xd)
 	}
 }
 
@@ -141,12 +143,12 @@ func atan2Lanes(dst, y, x []float32) {
 	dst = dst[:len(x)]
 	y = y[:len(x)]
 	for i, xv := range x {
-		yv := y[i]
-		ay, ax := math.Abs(float64(yv)), math.Abs(float64(xv))
+		yd, xd := float64(y[i]), float64(xv)
+		ay, ax := math.Abs(yd), math.Abs(xd)
 		p := atanReduced(min(ay, ax) / max(ay, ax))
 		p = selectFloat(ay > ax, math.Pi/2-p, p)
-		p = selectFloat(math.Signbit(float64(xv)), math.Pi-p, p)
-		dst[i] = withSignOf(float32(p), yv)
+		p = selectFloat(math.Signbit(xd), math.Pi-p, p)
+		dst[i] = signOf64(float32(p), yd)
 	}
 }
 

@@ -177,9 +177,10 @@ func log1pKernel(x float64) float64 {
 func log1pLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		u, c := log1pSplit(float64(v))
+		xd := float64(v)
+		u, c := log1pSplit(xd)
 		k, logC, r := logParts(u)
-		dst[i] = withSignOf(float32(k*math.Ln2+logZ(logC, r)+c), v)
+		dst[i] = signOf64(float32(k*math.Ln2+logZ(logC, r)+c), xd)
 	}
 }
 

@@ -49,11 +49,11 @@ func powLanes(dst, x, y []float32) {
 	dst = dst[:len(x)]
 	y = y[:len(x)]
 	for i, xv := range x {
-		yd := float64(y[i])
-		k, logC, r := logParts(math.Abs(float64(xv)))
+		yd, xd := float64(y[i]), float64(xv)
+		k, logC, r := logParts(math.Abs(xd))
 		t := max(min(yd*(k*math.Ln2+logPreciseZ(logC, r)), 200), -200)
 		e := float32(expKernel(t))
-		flip, nanBits := powSignAndNaN(xv < 0, yd)
+		flip, nanBits := powSignAndNaN(xd < 0, yd)
 		dst[i] = math.Float32frombits((math.Float32bits(e) ^ flip<<31) | nanBits)
 	}
 }
@@ -104,7 +104,8 @@ func nonzeroFiniteFast(xs *[chunk]float32) bool {
 func cbrtLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		b := math.Float64bits(math.Abs(float64(v)))
+		xd := float64(v)
+		b := math.Float64bits(math.Abs(xd))
 		e := int(b>>52) - 1023
 		q := (e+3*400)/3 - 400 // floor(e/3): the dividend is kept positive
 		j := uint(e-3*q) & 3
@@ -113,7 +114,7 @@ func cbrtLanes(dst, x []float32) {
 		y := (cbrtPoly[0] + m*(cbrtPoly[1]+m*(cbrtPoly[2]+m*cbrtPoly[3]))) * cbrtOfPowersOfTwo[j]
 		y3 := y * y * y
 		y *= (y3 + 2*a) / (2*y3 + a)
-		dst[i] = withSignOf(float32(math.Float64frombits(math.Float64bits(y)+uint64(q)<<52)), v)
+		dst[i] = signOf64(float32(math.Float64frombits(math.Float64bits(y)+uint64(q)<<52)), xd)
 	}
 }
 

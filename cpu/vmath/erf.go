@@ -17,7 +17,8 @@ func erfLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		xd := float64(v)
-		a := min(math.Abs(xd), erfClamp)
+		a := math.Abs(xd)
+		a = selectFloat(a > erfClamp, erfClamp, a)
 		c := &erfCells[int(a*erfCellsPerUnit)&(len(erfCells)-1)]
 		t := a - c[0]
 		p := c[1] + t*(c[2]+t*(c[3]+t*(c[4]+t*(c[5]+t*(c[6]+t*c[7])))))

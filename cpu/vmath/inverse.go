@@ -27,18 +27,16 @@ func selectFloat(c bool, a, b float64) float64 {
 	return math.Float64frombits(bb)
 }
 
+// ordered returns a and b in increasing order. The operands are never
+// NaN here, so it skips the builtin min and max's NaN and signed-zero
+// handling, which costs a dozen instructions each.
+func ordered(a, b float64) (lo, hi float64) {
+	return selectFloat(a < b, a, b), selectFloat(a < b, b, a)
+}
+
 // asinReduced is asin s for |s| ≤ ½, given z = s².
 func asinReduced(s, z float64) float64 {
 	return s + s*z*(asinPoly[0]+z*(asinPoly[1]+z*(asinPoly[2]+z*(asinPoly[3]+z*(asinPoly[4]+z*asinPoly[5])))))
-}
-
-// asinParts returns, for a = |x| ≤ 1, whether a > ½ and p = asin(s) with
-// s = a (small) or s = √((1−a)/2) (large).
-func asinParts(a float64) (large bool, p float64) {
-	large = a > 0.5
-	z := selectFloat(large, (1-a)*0.5, a*a)
-	s := selectFloat(large, math.Sqrt(z), a)
-	return large, asinReduced(s, z)
 }
 
 func unitFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, 1) }
@@ -47,7 +45,13 @@ func asinLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		xd := float64(v)
-		large, p := asinParts(math.Abs(xd))
+		// The polynomial's argument is s = a (small) or √((1−a)/2)
+		// (large), with z = s². (Written out in acosLanes too: as a
+		// helper it would exceed the inliner's budget.)
+		a := math.Abs(xd)
+		large := a > 0.5
+		z := selectFloat(large, (1-a)*0.5, a*a)
+		p := asinReduced(selectFloat(large, math.Sqrt(z), a), z)
 		dst[i] = signOf64(float32(selectFloat(large, math.Pi/2-2*p, p)), xd)
 	}
 }
@@ -69,7 +73,10 @@ func acosLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		xd := float64(v)
-		large, p := asinParts(math.Abs(xd))
+		a := math.Abs(xd) // as in asinLanes
+		large := a > 0.5
+		z := selectFloat(large, (1-a)*0.5, a*a)
+		p := asinReduced(selectFloat(large, math.Sqrt(z), a), z)
 		// Large |x|: 2p for x > 0, π − 2p for x < 0. Small: π/2 − asin x.
 		largeResult := selectFloat(xd < 0, math.Pi-2*p, 2*p)
 		dst[i] = float32(selectFloat(large, largeResult, math.Pi/2-math.Copysign(p, xd)))
@@ -89,15 +96,14 @@ func Acos32(x float32) float32 {
 // Acos sets dst[i] = acos x[i].
 func Acos(dst, x []float32) { unary(dst, x, unitFast, acosLanes, Acos32) }
 
-// atanReduced is atan t for t ∈ [0, 1].
-func atanReduced(t float64) float64 {
-	z := t * t
+// atanTail is (atan t − t)/t³ as a polynomial in z = t². Two interleaved
+// Horner chains (even and odd coefficients in z²) halve the dependency
+// chain of this long polynomial.
+func atanTail(z float64) float64 {
 	z2 := z * z
-	// Two interleaved Horner chains (even and odd coefficients in z²)
-	// halve the dependency chain of this long polynomial.
 	even := atanPoly[0] + z2*(atanPoly[2]+z2*(atanPoly[4]+z2*(atanPoly[6]+z2*atanPoly[8])))
 	odd := atanPoly[1] + z2*(atanPoly[3]+z2*(atanPoly[5]+z2*(atanPoly[7]+z2*atanPoly[9])))
-	return t + t*z*(even+z*odd)
+	return even + z*odd
 }
 
 func atanLanes(dst, x []float32) {
@@ -105,7 +111,10 @@ func atanLanes(dst, x []float32) {
 	for i, v := range x {
 		xd := float64(v)
 		a := math.Abs(xd)
-		p := atanReduced(min(a, 1) / max(a, 1))
+		lo, hi := ordered(a, 1)
+		t := lo / hi
+		z := t * t
+		p := t + t*z*atanTail(z)
 		dst[i] = signOf64(float32(selectFloat(a > 1, math.Pi/2-p, p)), xd)
 	}
 }
@@ -145,7 +154,10 @@ func atan2Lanes(dst, y, x []float32) {
 	for i, xv := range x {
 		yd, xd := float64(y[i]), float64(xv)
 		ay, ax := math.Abs(yd), math.Abs(xd)
-		p := atanReduced(min(ay, ax) / max(ay, ax))
+		lo, hi := ordered(ay, ax)
+		t := lo / hi
+		z := t * t
+		p := t + t*z*atanTail(z)
 		p = selectFloat(ay > ax, math.Pi/2-p, p)
 		p = selectFloat(math.Signbit(xd), math.Pi-p, p)
 		dst[i] = signOf64(float32(p), yd)

@@ -157,28 +157,25 @@ func Log10_32(x float32) float32 {
 // Log10 sets dst[i] = log₁₀ x[i].
 func Log10(dst, x []float32) { unary(dst, x, allPositiveFinite, log10Lanes, Log10_32) }
 
-// log1pSplit prepares log1p for float64 x in (−1, +Inf): u = 1+x is
-// rounded only when |x| < 2^-29 (or x ≥ 2^53), and then c = x − (u−1) is
-// the lost part: log1p x ≈ log u + c/u. 1/u is replaced by max(2−u, 0),
-// exact enough for u ≈ 1, where c matters, and 0 for the huge x where c/u
-// is negligible but c itself may not be (x = 2^53 gives c = 1).
+// log1pSplit prepares log1p for float64 x in (−1, +Inf): u = 1+x may be
+// rounded, and then c = x − (u−1) is the part lost: log1p x ≈ log u + c/u.
 func log1pSplit(x float64) (u, correction float64) {
 	u = 1 + x
-	return u, (x - (u - 1)) * max(2-u, 0)
+	return u, (x - (u - 1)) / u
 }
 
-// log1pKernel is log(1+x) for float64 x in (−1, +Inf). The sign of a
-// zero result is not kept; callers copy x's sign.
-func log1pKernel(x float64) float64 {
-	u, c := log1pSplit(x)
-	return logKernel(u) + c
-}
+// log1pFastMax bounds Log1p's fast path. Below it, 1 + x is exact for
+// float32 x unless |x| < 2^-29, where u ≈ 1 and c/u ≈ c·(2−u) to 2^-58:
+// the kernel then needs no division. (From 2^53 on, 1 + x can round with
+// c = 1, as at x = 2^53, and c·(2−u) would be wrong.)
+const log1pFastMax = 0x1p52
 
 func log1pLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		xd := float64(v)
-		u, c := log1pSplit(xd)
+		u := 1 + xd
+		c := (xd - (u - 1)) * (2 - u)
 		k, logC, r := logParts(u)
 		dst[i] = signOf64(float32(k*math.Ln2+logZ(logC, r)+c), xd)
 	}
@@ -186,10 +183,16 @@ func log1pLanes(dst, x []float32) {
 
 // Log1p32 returns ln(1+x), accurate for x near 0.
 func Log1p32(x float32) float32 {
-	if -1 < x && x <= logFastMax {
-		return withSignOf(float32(log1pKernel(float64(x))), x)
+	if -1 < x && x <= log1pFastMax {
+		var out [1]float32
+		log1pLanes(out[:], []float32{x})
+		return out[0]
 	}
 	switch {
+	case log1pFastMax < x && x <= logFastMax:
+		// log1p x = log x + log1p(1/x), and 1/x ≤ 2^-52 is far below
+		// log x's float32 ulp.
+		return float32(logKernel(float64(x)))
 	case x == -1:
 		return float32(math.Inf(-1))
 	case x < -1:
@@ -202,7 +205,7 @@ func Log1p32(x float32) float32 {
 // log1pFastMin is the float32 just above −1.
 var log1pFastMin = math.Nextafter32(-1, 0)
 
-func log1pFast(xs *[chunk]float32) bool { return allIn(xs, log1pFastMin, logFastMax) }
+func log1pFast(xs *[chunk]float32) bool { return allIn(xs, log1pFastMin, log1pFastMax) }
 
 // Log1p sets dst[i] = ln(1 + x[i]).
 func Log1p(dst, x []float32) { unary(dst, x, log1pFast, log1pLanes, Log1p32) }

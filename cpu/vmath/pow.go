@@ -32,29 +32,25 @@ func b2u(b bool) uint32 {
 	return u
 }
 
-// powSignAndNaN returns, for negative x, the bit to XOR into the result's
-// sign (y an odd integer) and the bits to OR in to make it NaN (y not an
-// integer); both are zero for positive x.
-func powSignAndNaN(xNeg bool, y float64) (flip, nanBits uint32) {
-	// Every float32 of magnitude ≥ 2^24 is an even integer; clamping there
-	// keeps the rounding trick below in range.
-	ay := min(math.Abs(y), 0x1p24)
-	shifted := ay + roundShift
-	isInt := shifted-roundShift == ay
-	neg := b2u(xNeg)
-	return neg & b2u(isInt) & uint32(math.Float64bits(shifted)), neg & b2u(!isInt) * 0x7fc00000
-}
-
 func powLanes(dst, x, y []float32) {
 	dst = dst[:len(x)]
 	y = y[:len(x)]
 	for i, xv := range x {
 		yd, xd := float64(y[i]), float64(xv)
 		k, logC, r := logParts(math.Abs(xd))
-		t := max(min(yd*(k*math.Ln2+logPreciseZ(logC, r)), 200), -200)
+		t := yd * (k*math.Ln2 + logPreciseZ(logC, r))
+		t = selectFloat(t > 200, 200, selectFloat(t < -200, -200, t))
 		e := float32(expKernel(t))
-		flip, nanBits := powSignAndNaN(xd < 0, yd)
-		dst[i] = math.Float32frombits((math.Float32bits(e) ^ flip<<31) | nanBits)
+		// Negative x: an odd integer y flips the sign, a non-integer
+		// gives NaN (ORing in a quiet NaN's exponent and top bit).
+		// Every float32 of magnitude ≥ 2^24 is an even integer; clamping
+		// there keeps the rounding trick in range.
+		ay := math.Abs(yd)
+		ay = selectFloat(ay > 0x1p24, 0x1p24, ay)
+		shifted := ay + roundShift
+		isInt, low := b2u(shifted-roundShift == ay), uint32(math.Float64bits(shifted))&1
+		neg := b2u(xd < 0)
+		dst[i] = math.Float32frombits((math.Float32bits(e) ^ (neg&isInt&low)<<31) | (neg&^isInt)*0x7fc00000)
 	}
 }
 

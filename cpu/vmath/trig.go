@@ -101,13 +101,25 @@ func Cos32(x float32) float32 {
 // Cos sets dst[i] = cos x[i].
 func Cos(dst, x []float32) { unary(dst, x, trigFast, cosLanes, Cos32) }
 
-// tanReduced is tan(π/2·(n + f)) for |f| ≤ ½, given n's bits:
-// sin/cos of π/2·f for even n, −cos/sin for odd n. The choice is made with
-// bit masks rather than a branch, which would mispredict on random input.
+// tanReduced is tan(π/2·(n + f)) for |f| ≤ ½, given n's bits. It is
+// split in two so that each half fits the inliner's budget.
 func tanReduced(f float64, nBits uint64) float64 {
+	sinF, cosF := tanSinCos(f)
+	return tanQuotient(sinF, cosF, nBits)
+}
+
+// tanSinCos returns sin and cos of π/2·f for |f| ≤ ½.
+func tanSinCos(f float64) (sinF, cosF float64) {
 	s := f * f
-	sinF := f * (tanSinPoly[0] + s*(tanSinPoly[1]+s*(tanSinPoly[2]+s*(tanSinPoly[3]+s*tanSinPoly[4]))))
-	cosF := tanCosPoly[0] + s*(tanCosPoly[1]+s*(tanCosPoly[2]+s*(tanCosPoly[3]+s*tanCosPoly[4])))
+	sinF = f * (tanSinPoly[0] + s*(tanSinPoly[1]+s*(tanSinPoly[2]+s*(tanSinPoly[3]+s*tanSinPoly[4]))))
+	cosF = tanCosPoly[0] + s*(tanCosPoly[1]+s*(tanCosPoly[2]+s*(tanCosPoly[3]+s*tanCosPoly[4])))
+	return sinF, cosF
+}
+
+// tanQuotient is sinF/cosF for even n and −cosF/sinF for odd n, chosen
+// with bit masks rather than a branch, which would mispredict on random
+// input.
+func tanQuotient(sinF, cosF float64, nBits uint64) float64 {
 	odd := -(nBits & 1) // all ones when n is odd
 	sb, cb := math.Float64bits(sinF), math.Float64bits(cosF)
 	num := sb&^odd | (cb^1<<63)&odd
@@ -122,7 +134,8 @@ func tanLanes(dst, x []float32) {
 		hi := xd * twoOverPi1
 		shifted := hi + roundShift
 		f := (hi - (shifted - roundShift)) + xd*twoOverPi2
-		dst[i] = float32(tanReduced(f, math.Float64bits(shifted)))
+		sinF, cosF := tanSinCos(f)
+		dst[i] = float32(tanQuotient(sinF, cosF, math.Float64bits(shifted)))
 	}
 }
 

@@ -1,0 +1,352 @@
+package cpu
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Element operations behind the reducers: line reductions over contiguous
+// memory and row folds acc[i] op= row[i]. Each is a plain loop over one
+// element type so the compiler keeps the operation inline.
+
+// Element type sets of the reduction, scan, sort and dot kernels.
+type (
+	elemInt interface {
+		~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
+	}
+	elemFloat   interface{ ~float32 | ~float64 }
+	elemComplex interface{ ~complex64 | ~complex128 }
+	elemInexact interface{ elemFloat | elemComplex }
+	elemReal    interface{ elemInt | elemFloat }
+)
+
+func intReducer[T elemInt](op reduceOp) reducer[T] {
+	lo, hi := intLimits[T]()
+	switch op {
+	case opSum:
+		return reducer[T]{identity: 0, line: sumIntLine[T], rows: addRows[T]}
+	case opProd:
+		return reducer[T]{identity: 1, line: prodLine[T], rows: mulRows[T]}
+	case opMax:
+		return reducer[T]{identity: lo, line: maxLine[T], rows: maxRows[T]}
+	case opMin:
+		return reducer[T]{identity: hi, line: minLine[T], rows: minRows[T]}
+	case opAnd:
+		return reducer[T]{identity: ^T(0), line: andLine[T], rows: andRows[T]}
+	}
+	return reducer[T]{identity: 0, line: orLine[T], rows: orRows[T]}
+}
+
+// boolReducer works on bools viewed as bytes 0 and 1.
+func boolReducer(op reduceOp) reducer[uint8] {
+	if op == opAnd || op == opMin {
+		return reducer[uint8]{identity: 1, line: andLine[uint8], rows: andRows[uint8]}
+	}
+	return reducer[uint8]{identity: 0, line: orLine[uint8], rows: orRows[uint8]}
+}
+
+func floatReducer[T elemFloat](op reduceOp) reducer[T] {
+	switch op {
+	case opSum:
+		return reducer[T]{identity: 0, line: sumInexactLine[T], rows: addRows[T], pairwise: true}
+	case opProd:
+		return reducer[T]{identity: 1, line: pairwiseProd[T], rows: mulRows[T], pairwise: true}
+	case opMax:
+		return reducer[T]{identity: T(math.Inf(-1)), line: maxLine[T], rows: maxRows[T]}
+	}
+	return reducer[T]{identity: T(math.Inf(1)), line: minLine[T], rows: minRows[T]}
+}
+
+func complexReducer[T elemComplex](op reduceOp) reducer[T] {
+	inf := math.Inf(1)
+	switch op {
+	case opSum:
+		return reducer[T]{identity: 0, line: sumInexactLine[T], rows: addRows[T], pairwise: true}
+	case opProd:
+		return reducer[T]{identity: 1, line: pairwiseProd[T], rows: mulRows[T], pairwise: true}
+	case opMax:
+		return reducer[T]{identity: T(complex(-inf, 0)), line: foldLine(maxComplex[T]), rows: foldRows(maxComplex[T])}
+	}
+	return reducer[T]{identity: T(complex(inf, 0)), line: foldLine(minComplex[T]), rows: foldRows(minComplex[T])}
+}
+
+// intLimits is the range of an integer element type.
+func intLimits[T elemInt]() (lo, hi T) {
+	hi = ^T(0)
+	if hi < 0 { // signed: all ones is -1
+		hi = T(uint64(1)<<(8*sizeOf[T]()-1) - 1)
+		return -hi - 1, hi
+	}
+	return 0, hi
+}
+
+func sizeOf[T any]() int {
+	var v T
+	return int(unsafe.Sizeof(v))
+}
+
+// Line reductions. Integer operations wrap, so any order gives the same
+// result; several accumulators only break the dependency chain.
+
+func sumIntLine[T elemInt](x []T) T {
+	var s0, s1, s2, s3 T
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		s0 += v[0]
+		s1 += v[1]
+		s2 += v[2]
+		s3 += v[3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func prodLine[T elemInt](x []T) T {
+	p := T(1)
+	for _, v := range x {
+		p *= v
+	}
+	return p
+}
+
+func andLine[T elemInt](x []T) T {
+	a := ^T(0)
+	for _, v := range x {
+		a &= v
+	}
+	return a
+}
+
+func orLine[T elemInt](x []T) T {
+	var a T
+	for _, v := range x {
+		a |= v
+	}
+	return a
+}
+
+// sumInexactLine is the pairwise sum, started from +0.0 as XLA's reduce is:
+// adding the init value last turns a -0.0 result into +0.0 and changes
+// nothing else.
+func sumInexactLine[T elemInexact](x []T) T { return pairwiseSum(x) + 0 }
+
+// pairwiseBlock is the longest line summed directly, in eight interleaved
+// partial sums; longer lines split in halves (NumPy's scheme). The error
+// bound is about (pairwiseBlock/8 + log2(n/pairwiseBlock)) ulp.
+const pairwiseBlock = 128
+
+// pairwiseHalf is where a line of n > pairwiseBlock elements splits: near
+// the middle, at a multiple of 8.
+func pairwiseHalf(n int) int { h := n / 2; return h - h%8 }
+
+func pairwiseSum[T elemInexact](x []T) T {
+	if len(x) < 8 {
+		var s T
+		for _, v := range x {
+			s += v
+		}
+		return s
+	}
+	if len(x) <= pairwiseBlock {
+		r0, r1, r2, r3, r4, r5, r6, r7 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
+		i := 8
+		for ; i+8 <= len(x); i += 8 {
+			v := x[i : i+8 : i+8]
+			r0 += v[0]
+			r1 += v[1]
+			r2 += v[2]
+			r3 += v[3]
+			r4 += v[4]
+			r5 += v[5]
+			r6 += v[6]
+			r7 += v[7]
+		}
+		s := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+		for ; i < len(x); i++ {
+			s += x[i]
+		}
+		return s
+	}
+	h := pairwiseHalf(len(x))
+	return pairwiseSum(x[:h]) + pairwiseSum(x[h:])
+}
+
+// pairwiseProd multiplies as pairwiseSum adds: the relative error grows
+// with log n.
+func pairwiseProd[T elemInexact](x []T) T {
+	if len(x) < 8 {
+		p := T(1)
+		for _, v := range x {
+			p *= v
+		}
+		return p
+	}
+	if len(x) <= pairwiseBlock {
+		r0, r1, r2, r3, r4, r5, r6, r7 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
+		i := 8
+		for ; i+8 <= len(x); i += 8 {
+			v := x[i : i+8 : i+8]
+			r0 *= v[0]
+			r1 *= v[1]
+			r2 *= v[2]
+			r3 *= v[3]
+			r4 *= v[4]
+			r5 *= v[5]
+			r6 *= v[6]
+			r7 *= v[7]
+		}
+		p := ((r0 * r1) * (r2 * r3)) * ((r4 * r5) * (r6 * r7))
+		for ; i < len(x); i++ {
+			p *= x[i]
+		}
+		return p
+	}
+	h := pairwiseHalf(len(x))
+	return pairwiseProd(x[:h]) * pairwiseProd(x[h:])
+}
+
+// max and min are Go's builtins, which for floats are IEEE 754-2019
+// maximum and minimum: NaN propagates, and max(-0.0, +0.0) = +0.0,
+// min(-0.0, +0.0) = -0.0, in either order. Four accumulators break the
+// dependency chain.
+
+func maxLine[T elemReal](x []T) T {
+	m0, m1, m2, m3 := x[0], x[0], x[0], x[0]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		m0 = max(m0, v[0])
+		m1 = max(m1, v[1])
+		m2 = max(m2, v[2])
+		m3 = max(m3, v[3])
+	}
+	for ; i < len(x); i++ {
+		m0 = max(m0, x[i])
+	}
+	return max(max(m0, m1), max(m2, m3))
+}
+
+func minLine[T elemReal](x []T) T {
+	m0, m1, m2, m3 := x[0], x[0], x[0], x[0]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		m0 = min(m0, v[0])
+		m1 = min(m1, v[1])
+		m2 = min(m2, v[2])
+		m3 = min(m3, v[3])
+	}
+	for ; i < len(x); i++ {
+		m0 = min(m0, x[i])
+	}
+	return min(min(m0, m1), min(m2, m3))
+}
+
+func maxRows[T elemReal](acc, row []T) {
+	row = row[:len(acc)]
+	for i, v := range row {
+		acc[i] = max(acc[i], v)
+	}
+}
+
+func minRows[T elemReal](acc, row []T) {
+	row = row[:len(acc)]
+	for i, v := range row {
+		acc[i] = min(acc[i], v)
+	}
+}
+
+func isNaNComplex(z complex128) bool {
+	return real(z) != real(z) || imag(z) != imag(z)
+}
+
+// maxComplex compares (real, imag) lexicographically, as lax.max does for
+// complex numbers; a NaN in either part propagates. (real and imag do not
+// take type parameters, hence the complex128 conversions.)
+func maxComplex[T elemComplex](a, b T) T {
+	x, y := complex128(a), complex128(b)
+	switch {
+	case isNaNComplex(x):
+		return a
+	case isNaNComplex(y):
+		return b
+	case real(x) > real(y) || real(x) == real(y) && imag(x) >= imag(y):
+		return a
+	}
+	return b
+}
+
+func minComplex[T elemComplex](a, b T) T {
+	x, y := complex128(a), complex128(b)
+	switch {
+	case isNaNComplex(x):
+		return a
+	case isNaNComplex(y):
+		return b
+	case real(x) < real(y) || real(x) == real(y) && imag(x) <= imag(y):
+		return a
+	}
+	return b
+}
+
+// foldLine and foldRows build line and row reductions from a binary
+// operation; for the rare element types where a call per element is fine.
+func foldLine[T any](op func(a, b T) T) func([]T) T {
+	return func(x []T) T {
+		m := x[0]
+		for _, v := range x[1:] {
+			m = op(m, v)
+		}
+		return m
+	}
+}
+
+func foldRows[T any](op func(a, b T) T) func(acc, row []T) {
+	return func(acc, row []T) {
+		row = row[:len(acc)]
+		for i, v := range row {
+			acc[i] = op(acc[i], v)
+		}
+	}
+}
+
+// Row folds, unrolled by four: acc and row are equally long.
+
+func addRows[T elemInt | elemInexact](acc, row []T) {
+	row = row[:len(acc)]
+	i := 0
+	for ; i+4 <= len(acc); i += 4 {
+		a, r := acc[i:i+4:i+4], row[i:i+4:i+4]
+		a[0] += r[0]
+		a[1] += r[1]
+		a[2] += r[2]
+		a[3] += r[3]
+	}
+	for ; i < len(acc); i++ {
+		acc[i] += row[i]
+	}
+}
+
+func mulRows[T elemInt | elemInexact](acc, row []T) {
+	row = row[:len(acc)]
+	for i, v := range row {
+		acc[i] *= v
+	}
+}
+
+func andRows[T elemInt](acc, row []T) {
+	row = row[:len(acc)]
+	for i, v := range row {
+		acc[i] &= v
+	}
+}
+
+func orRows[T elemInt](acc, row []T) {
+	row = row[:len(acc)]
+	for i, v := range row {
+		acc[i] |= v
+	}
+}

@@ -1,0 +1,187 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/jaxsh/jaxsh/trace"
+)
+
+// refReduce reduces values of shape over axes in float64, element by element
+// in index order: the reference the kernels must match (exactly for
+// integers and exactly representable float results).
+func refReduce(shape, axes []int, vals []float64, op reduceOp) (outShape []int, out []float64) {
+	strides := make([]int, len(shape))
+	st := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		strides[d] = st
+		st *= shape[d]
+	}
+	var keptDims []int
+	for d := range shape {
+		if !slices.Contains(axes, d) {
+			keptDims = append(keptDims, d)
+			outShape = append(outShape, shape[d])
+		}
+	}
+	size := 1
+	for _, n := range outShape {
+		size *= n
+	}
+	out = make([]float64, size)
+	for i := range out {
+		out[i] = map[reduceOp]float64{opSum: 0, opProd: 1, opMax: math.Inf(-1), opMin: math.Inf(1)}[op]
+	}
+	idx := make([]int, len(shape))
+	for flat := range vals {
+		rem := flat
+		for d := range shape {
+			idx[d] = rem / strides[d]
+			rem %= strides[d]
+		}
+		o := 0
+		for _, d := range keptDims {
+			o = o*shape[d] + idx[d]
+		}
+		v := vals[flat]
+		switch op {
+		case opSum:
+			out[o] += v
+		case opProd:
+			out[o] *= v
+		case opMax:
+			if v > out[o] || v != v {
+				out[o] = math.Max(out[o], v)
+			}
+		case opMin:
+			if v < out[o] || v != v {
+				out[o] = math.Min(out[o], v)
+			}
+		}
+	}
+	return outShape, out
+}
+
+// allAxisSets lists every subset of [0, rank).
+func allAxisSets(rank int) [][]int {
+	var sets [][]int
+	for mask := 0; mask < 1<<rank; mask++ {
+		var axes []int
+		for d := 0; d < rank; d++ {
+			if mask&(1<<d) != 0 {
+				axes = append(axes, d)
+			}
+		}
+		sets = append(sets, axes)
+	}
+	return sets
+}
+
+func anys(xs []float64) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+var reduceNames = map[reduceOp]string{opSum: "reduce_sum", opProd: "reduce_prod", opMax: "reduce_max", opMin: "reduce_min", opAnd: "reduce_and", opOr: "reduce_or"}
+
+func reduceApply(t testing.TB, op reduceOp, x *Buffer, axes ...int) *Buffer {
+	t.Helper()
+	if axes == nil {
+		axes = []int{}
+	}
+	return apply(t, reduceNames[op], trace.Params{"axes": axes}, x)[0]
+}
+
+// Every axis subset of a 3-D array, for every dtype and the four
+// arithmetic reductions, against the element-by-element reference. The
+// values are small integers, so float32 computes every sum and product
+// exactly and the result is the exact one rounded or wrapped once.
+func TestReduceAllAxesAllDTypes(t *testing.T) {
+	shape := []int{2, 3, 4}
+	vals := make([]float64, 24)
+	for i := range vals {
+		vals[i] = float64((i*7)%5) - 1 // -1..3
+	}
+	dtypes := []trace.DType{trace.Int8, trace.Int16, trace.Int32, trace.Int64, trace.Float16,
+		trace.BFloat16, trace.Float32, trace.Float64, trace.Complex64, trace.Complex128}
+	for _, dt := range dtypes {
+		x := bufferOf(t, dt, shape, anys(vals)...)
+		for _, op := range []reduceOp{opSum, opProd, opMax, opMin} {
+			for _, axes := range allAxisSets(3) {
+				what := fmt.Sprintf("%s %s axes=%v", reduceNames[op], dt, axes)
+				outShape, want := refReduce(shape, axes, vals, op)
+				got := reduceApply(t, op, x, axes...)
+				if !slices.Equal(got.Shape(), outShape) {
+					t.Fatalf("%s: shape %v, want %v", what, got.Shape(), outShape)
+				}
+				// The reference rounded (or wrapped) once into dt.
+				checkElements(t, what, got, elements(bufferOf(t, dt, outShape, anys(want)...))...)
+			}
+		}
+	}
+}
+
+func ints(xs []float64) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+// Larger shapes take the parallel paths: long lines split across the
+// pool, row blocks, and row blocks split by rows. Integer results must be
+// exact; float sums within a pairwise bound of the float64 reference.
+func TestReduceLargeShapes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	shapes := []struct {
+		shape []int
+		axes  []int
+	}{
+		{[]int{1 << 20}, []int{0}},
+		{[]int{3, 300001}, []int{1}},
+		{[]int{600000, 3}, []int{0}},
+		{[]int{4, 2000, 1500}, []int{1}},
+		{[]int{3000, 700}, []int{0}},
+		{[]int{50, 40, 30, 20}, []int{0, 2}},
+		{[]int{50, 40, 30, 20}, []int{1, 3}},
+		{[]int{2, 1 << 19, 3}, []int{0, 1}},
+	}
+	for _, tc := range shapes {
+		n := 1
+		for _, d := range tc.shape {
+			n *= d
+		}
+		ivals := make([]float64, n)
+		fvals := make([]float64, n)
+		for i := range ivals {
+			ivals[i] = float64(rng.IntN(2001) - 1000)
+			fvals[i] = float64(float32(rng.Float64()*2 - 0.5))
+		}
+		what := fmt.Sprintf("shape %v axes %v", tc.shape, tc.axes)
+		ib := bufferOf(t, trace.Int32, tc.shape, anys(ivals)...)
+		for _, op := range []reduceOp{opSum, opMax, opMin} {
+			_, want := refReduce(tc.shape, tc.axes, ivals, op)
+			checkElements(t, what+" int32 "+reduceNames[op], reduceApply(t, op, ib, tc.axes...), ints(want)...)
+		}
+		fb := bufferOf(t, trace.Float32, tc.shape, anys(fvals)...)
+		_, want := refReduce(tc.shape, tc.axes, fvals, opSum)
+		got := reduceApply(t, opSum, fb, tc.axes...)
+		reduced := n / len(want)
+		for i, w := range want {
+			g := got.Element(i).(float64)
+			// Pairwise bound: (block + log2 n) ulp of the sum of magnitudes,
+			// which is at most twice the sum here (values lie in [-0.5, 1.5)).
+			tol := (pairwiseRows + pairwiseBlock/8 + math.Log2(float64(reduced)) + 2) * 0x1p-24 * 2 * math.Abs(w)
+			if math.Abs(g-w) > tol+1e-6 {
+				t.Fatalf("%s: float32 sum %d = %v, want %v ± %g", what, i, g, w, tol)
+			}
+		}
+	}
+}

@@ -32,7 +32,7 @@ type Result struct {
 	MaxErr float64   // max weighted error measured on a dense grid
 }
 
-const gridSize = 40000
+const gridSize = 8000
 
 // Fit runs the exchange until the reference errors level out.
 func Fit(p Problem) (Result, error) {
@@ -80,7 +80,7 @@ func Fit(p Problem) (Result, error) {
 			ref[j] = grid[i]
 		}
 		nudgeOffZero(ref, p)
-		if maxErr <= minRef*(1+1e-9) {
+		if maxErr <= minRef*(1+1e-6) {
 			break
 		}
 	}
@@ -100,11 +100,14 @@ func nudgeOffZero(ref []float64, p Problem) {
 	}
 }
 
-// Eval evaluates the fitted polynomial.
+// Eval evaluates the fitted polynomial. Powers must be ascending.
 func Eval(powers []int, coeffs []float64, x float64) float64 {
-	sum := 0.0
+	sum, xp, p := 0.0, 1.0, 0
 	for i, c := range coeffs {
-		sum += c * math.Pow(x, float64(powers[i]))
+		for ; p < powers[i]; p++ {
+			xp *= x
+		}
+		sum += c * xp
 	}
 	return sum
 }

@@ -135,6 +135,98 @@ func ints(xs []float64) []any {
 	return out
 }
 
+func TestReduceUnsignedAndBool(t *testing.T) {
+	x := bufferOf(t, trace.Uint8, []int{2, 3}, 200, 100, 7, 1, 255, 0)
+	checkElements(t, "sum wraps", reduceApply(t, opSum, x, 1), (200+100+7)%256, 256%256)
+	checkElements(t, "max", reduceApply(t, opMax, x, 0), 200, 255, 7)
+	checkElements(t, "min", reduceApply(t, opMin, x, 0), 1, 100, 0)
+	checkElements(t, "and", reduceApply(t, opAnd, x, 1), 200&100&7, 0)
+	checkElements(t, "or", reduceApply(t, opOr, x, 1), 200|100|7, 255)
+
+	b := bufferOf(t, trace.Bool, []int{2, 3}, true, false, true, true, true, true)
+	checkElements(t, "bool and", reduceApply(t, opAnd, b, 1), false, true)
+	checkElements(t, "bool or", reduceApply(t, opOr, b, 0), true, true, true)
+	checkElements(t, "bool max", reduceApply(t, opMax, b, 1), true, true)
+	checkElements(t, "bool min", reduceApply(t, opMin, b, 0), true, false, true)
+	checkElements(t, "bool and all", reduceApply(t, opAnd, b, 0, 1), false)
+
+	i := bufferOf(t, trace.Int32, []int{3}, 6, -3, 12)
+	checkElements(t, "int and", reduceApply(t, opAnd, i, 0), 6&-3&12)
+	checkElements(t, "int or", reduceApply(t, opOr, i, 0), 6|-3|12)
+}
+
+func TestReduceIntegerOverflowWraps(t *testing.T) {
+	x := bufferOf(t, trace.Int32, []int{3}, math.MaxInt32, 1, 1)
+	checkElements(t, "int32 sum", reduceApply(t, opSum, x, 0), math.MinInt32+1)
+	y := bufferOf(t, trace.Int8, []int{2, 2}, 100, 100, 64, 4)
+	checkElements(t, "int8 rows", reduceApply(t, opSum, y, 0), 164-256, 104)
+	checkElements(t, "int8 prod", reduceApply(t, opProd, y, 1), 10000%256, 256%256)
+	z := bufferOf(t, trace.Int64, []int{2}, math.MaxInt64, math.MaxInt64)
+	checkElements(t, "int64 sum", reduceApply(t, opSum, z, 0), int64(-2))
+}
+
+func TestReduceEmpty(t *testing.T) {
+	inf := math.Inf(1)
+	f := bufferOf(t, trace.Float32, []int{2, 0})
+	checkElements(t, "sum", reduceApply(t, opSum, f, 1), 0.0, 0.0)
+	checkElements(t, "prod", reduceApply(t, opProd, f, 1), 1.0, 1.0)
+	checkElements(t, "max", reduceApply(t, opMax, f, 1), -inf, -inf)
+	checkElements(t, "min", reduceApply(t, opMin, f, 1), inf, inf)
+	if got := reduceApply(t, opSum, f, 0); got.Len() != 0 {
+		t.Errorf("sum over a non-empty axis of an empty array: %d elements", got.Len())
+	}
+	i := bufferOf(t, trace.Int16, []int{0, 3})
+	checkElements(t, "int max", reduceApply(t, opMax, i, 0), math.MinInt16, math.MinInt16, math.MinInt16)
+	checkElements(t, "int min", reduceApply(t, opMin, i, 0), math.MaxInt16, math.MaxInt16, math.MaxInt16)
+	checkElements(t, "int and", reduceApply(t, opAnd, i, 0), -1, -1, -1)
+	u := bufferOf(t, trace.Uint16, []int{0})
+	checkElements(t, "uint and", reduceApply(t, opAnd, u, 0), math.MaxUint16)
+	checkElements(t, "uint min", reduceApply(t, opMin, u, 0), math.MaxUint16)
+	b := bufferOf(t, trace.Bool, []int{0})
+	checkElements(t, "bool and", reduceApply(t, opAnd, b, 0), true)
+	checkElements(t, "bool or", reduceApply(t, opOr, b, 0), false)
+	h := bufferOf(t, trace.BFloat16, []int{0, 2})
+	checkElements(t, "bf16 max", reduceApply(t, opMax, h, 0), -inf, -inf)
+	c := bufferOf(t, trace.Complex64, []int{0})
+	checkElements(t, "complex prod", reduceApply(t, opProd, c, 0), complex(1, 0))
+}
+
+// Reducing no axes, or only axes of size 1, copies.
+func TestReduceNoAxes(t *testing.T) {
+	x := bufferOf(t, trace.Float16, []int{2, 1}, 1.5, -2.0)
+	checkElements(t, "no axes", reduceApply(t, opSum, x), 1.5, -2.0)
+	checkElements(t, "size-1 axis", reduceApply(t, opMax, x, 1), 1.5, -2.0)
+}
+
+func TestReduceNaNAndSignedZeros(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, dt := range []trace.DType{trace.Float32, trace.Float64, trace.Float16} {
+		x := bufferOf(t, dt, []int{2, 3}, 1.0, nan, 3.0, -inf, 2.0, -1.0)
+		checkElements(t, dt.String()+" max rows", reduceApply(t, opMax, x, 1), nan, 2.0)
+		checkElements(t, dt.String()+" min cols", reduceApply(t, opMin, x, 0), -inf, nan, -1.0)
+		checkElements(t, dt.String()+" sum", reduceApply(t, opSum, x, 0, 1), nan)
+
+		z := bufferOf(t, dt, []int{2, 2}, -0.0, 0.0, 0.0, -0.0)
+		checkElements(t, "max zeros line", reduceApply(t, opMax, z, 1), 0.0, 0.0)
+		checkElements(t, "min zeros line", reduceApply(t, opMin, z, 1), -0.0, -0.0)
+		checkElements(t, "max zeros rows", reduceApply(t, opMax, z, 0), 0.0, 0.0)
+		checkElements(t, "min zeros rows", reduceApply(t, opMin, z, 0), -0.0, -0.0)
+		n := bufferOf(t, dt, []int{2}, -0.0, -0.0)
+		checkElements(t, "sum of -0.0 starts from +0.0", reduceApply(t, opSum, n, 0), 0.0)
+		checkElements(t, "max of -0.0", reduceApply(t, opMax, n, 0), -0.0)
+		checkElements(t, "prod of -0.0", reduceApply(t, opProd, n, 0), 0.0)
+		nr := bufferOf(t, dt, []int{2, 1, 2}, -0.0, -0.0, -0.0, -0.0)
+		checkElements(t, "row sum of -0.0", reduceApply(t, opSum, nr, 0), 0.0, 0.0)
+	}
+	c := bufferOf(t, trace.Complex128, []int{3}, complex(1, 5), complex(2, -1), complex(2, -3))
+	checkElements(t, "complex max", reduceApply(t, opMax, c, 0), complex(2, -1))
+	checkElements(t, "complex min", reduceApply(t, opMin, c, 0), complex(1, 5))
+	cn := bufferOf(t, trace.Complex64, []int{2}, complex(1, 0), complex(0, nan))
+	if v := reduceApply(t, opMax, cn, 0).Element(0).(complex128); !math.IsNaN(imag(v)) {
+		t.Errorf("complex max with a NaN: %v", v)
+	}
+}
+
 // Larger shapes take the parallel paths: long lines split across the
 // pool, row blocks, and row blocks split by rows. Integer results must be
 // exact; float sums within a pairwise bound of the float64 reference.

@@ -1,0 +1,206 @@
+package starlark
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// dtype utilities (promote_types, result_type, finfo, iinfo) and jnp's
+// numeric constants.
+
+func init() {
+	registerValue("jnp", "pi", starlark.Float(math.Pi))
+	registerValue("jnp", "e", starlark.Float(math.E))
+	registerValue("jnp", "inf", starlark.Float(math.Inf(1)))
+	registerValue("jnp", "nan", starlark.Float(math.NaN()))
+	registerValue("jnp", "newaxis", starlark.None)
+	register("jnp", "promote_types", jnpPromoteTypesBuiltin)
+	register("jnp", "result_type", jnpResultTypeBuiltin)
+	register("jnp", "finfo", jnpFinfoBuiltin)
+	register("jnp", "iinfo", jnpIinfoBuiltin)
+}
+
+// dtypeOf reads the dtype of a dtype-like value (a dtype, its name, Python's
+// float/int/bool) or of an array.
+func dtypeOf(fn string, v starlark.Value) (trace.DType, error) {
+	if a, ok := v.(*Array); ok {
+		return a.dtype(), nil
+	}
+	dt, ok, err := userDType(fn, v)
+	if err != nil {
+		return trace.InvalidDType, err
+	}
+	if !ok {
+		return trace.InvalidDType, fmt.Errorf("%s: a dtype is required, got None", fn)
+	}
+	return dt, nil
+}
+
+// jnpPromoteTypesBuiltin is promote_types(a, b): the dtype a binary
+// operation on arrays of dtypes a and b computes in (JAX's lattice).
+func jnpPromoteTypesBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "promote_types"
+	var x, y starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &x, &y); err != nil {
+		return nil, err
+	}
+	dx, err := dtypeOf(fn, x)
+	if err != nil {
+		return nil, err
+	}
+	dy, err := dtypeOf(fn, y)
+	if err != nil {
+		return nil, err
+	}
+	t, err := trace.PromoteTypes(trace.Type{DType: dx}, trace.Type{DType: dy})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", fn, err)
+	}
+	return DType{t.DType}, nil
+}
+
+// jnpResultTypeBuiltin is result_type(*args): the dtype that arrays, Python
+// numbers (weakly typed) and dtypes promote to.
+func jnpResultTypeBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "result_type"
+	if len(kwargs) > 0 {
+		return nil, fmt.Errorf("%s: unexpected keyword arguments", fn)
+	}
+	if len(args) == 0 {
+		return nil, fmt.Errorf("%s: at least one array or dtype is required", fn)
+	}
+	types := make([]trace.Type, len(args))
+	for i, v := range args {
+		if t, ok := scalarType(v); ok {
+			types[i] = t
+			continue
+		}
+		dt, err := dtypeOf(fn, v)
+		if err != nil {
+			return nil, err
+		}
+		types[i] = trace.Type{DType: dt}
+		if a, ok := v.(*Array); ok {
+			types[i] = a.aval.Type()
+		}
+	}
+	t, err := trace.ResultType(types...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", fn, err)
+	}
+	return DType{t.DType}, nil
+}
+
+// infoValue is the Starlark value of finfo and iinfo: read-only attributes,
+// printed as NumPy prints them.
+type infoValue struct {
+	kind  string // "finfo" or "iinfo"
+	attrs starlark.StringDict
+	repr  []string // the attributes NumPy's repr shows, in its order
+}
+
+var _ starlark.HasAttrs = (*infoValue)(nil)
+
+func (v *infoValue) Type() string         { return v.kind }
+func (v *infoValue) Freeze()              { v.attrs.Freeze() }
+func (v *infoValue) Truth() starlark.Bool { return starlark.True }
+func (v *infoValue) Hash() (uint32, error) {
+	return 0, fmt.Errorf("unhashable type: %s", v.kind)
+}
+
+func (v *infoValue) String() string {
+	parts := make([]string, len(v.repr))
+	for i, name := range v.repr {
+		val := v.attrs[name]
+		if a, ok := val.(*Array); ok {
+			parts[i] = name + "=" + a.Str()
+		} else {
+			parts[i] = name + "=" + val.String()
+		}
+	}
+	return v.kind + "(" + strings.Join(parts, ", ") + ")"
+}
+
+func (v *infoValue) Attr(name string) (starlark.Value, error) { return v.attrs[name], nil }
+
+func (v *infoValue) AttrNames() []string {
+	names := make([]string, 0, len(v.attrs))
+	for n := range v.attrs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// jnpFinfoBuiltin is finfo(dtype): the machine limits of a floating dtype.
+// The float fields are 0-d arrays of that dtype, as NumPy's are scalars of
+// it, so they print and promote as the dtype does.
+func jnpFinfoBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "finfo"
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x); err != nil {
+		return nil, err
+	}
+	dt, err := dtypeOf(fn, x)
+	if err != nil {
+		return nil, err
+	}
+	if !dt.IsFloat() {
+		return nil, fmt.Errorf("%s: data type %s is not a floating type", fn, dt)
+	}
+	dev, err := defaultDevice()
+	if err != nil {
+		return nil, err
+	}
+	info := finfoOf(dt)
+	v := &infoValue{kind: fn, attrs: starlark.StringDict{
+		"bits": starlark.MakeInt(info.bits), "dtype": DType{dt},
+		"nmant": starlark.MakeInt(info.nmant), "nexp": starlark.MakeInt(info.nexp),
+		"minexp": starlark.MakeInt(info.minexp), "maxexp": starlark.MakeInt(info.maxexp),
+		"precision": starlark.MakeInt(info.precision),
+	}, repr: []string{"resolution", "min", "max", "dtype"}}
+	for name, f := range map[string]float64{
+		"eps": info.eps, "epsneg": info.eps / 2, "max": info.max, "min": -info.max,
+		"tiny": info.tiny, "smallest_normal": info.tiny, "resolution": info.res,
+		"smallest_subnormal": math.Ldexp(info.tiny, -info.nmant),
+	} {
+		a, err := scalarArray(fn, starlark.Float(f), dt, false, dev)
+		if err != nil {
+			return nil, err
+		}
+		v.attrs[name] = a
+	}
+	return v, nil
+}
+
+// jnpIinfoBuiltin is iinfo(dtype): bits, min and max of an integer dtype,
+// as Python ints.
+func jnpIinfoBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "iinfo"
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x); err != nil {
+		return nil, err
+	}
+	dt, err := dtypeOf(fn, x)
+	if err != nil {
+		return nil, err
+	}
+	if !dt.IsInteger() {
+		return nil, fmt.Errorf("%s: data type %s is not an integer type", fn, dt)
+	}
+	bits := dt.Bits()
+	var lo, hi starlark.Int
+	if dt.IsUnsigned() {
+		lo, hi = starlark.MakeInt(0), starlark.MakeUint64(1<<bits-1)
+	} else {
+		lo, hi = starlark.MakeInt64(-1<<(bits-1)), starlark.MakeInt64(1<<(bits-1)-1)
+	}
+	return &infoValue{kind: fn, attrs: starlark.StringDict{
+		"bits": starlark.MakeInt(bits), "min": lo, "max": hi, "dtype": DType{dt},
+	}, repr: []string{"min", "max", "dtype"}}, nil
+}

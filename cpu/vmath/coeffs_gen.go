@@ -17,21 +17,19 @@ var expm1Poly = [...]float64{
 	0.041666609654687305,
 }
 
-// log1p(r) ≈ r + c0·r² + … + c2·r⁴ on [−2^-8, 2^-7], relative error
-// Remez fit; max error 2^-34.8.
+// log1p(r) ≈ r + c0·r² + c1·r³ on [−2^-9, 2^-8], relative error
+// Remez fit; max error 2^-28.7.
 var logPoly = [...]float64{
-	-0.5000000201905586,
-	0.3333353864309028,
-	-0.24843507849052202,
+	-0.5000009618489044,
+	0.3327427075469107,
 }
 
-// log1p(r) ≈ r + c0·r² + … + c3·r⁵ on [−2^-8, 2^-7], relative error; pow needs the extra bits
-// Remez fit; max error 2^-43.2.
+// log1p(r) ≈ r + c0·r² + … + c2·r⁴ on [−2^-9, 2^-8], relative error; pow needs the extra bits
+// Remez fit; max error 2^-38.8.
 var logPrecisePoly = [...]float64{
-	-0.5000000000044598,
-	0.333333357146019,
-	-0.2500008260503267,
-	0.1984497771452838,
+	-0.5000000025337045,
+	0.3333338455922844,
+	-0.24921425508552636,
 }
 
 // sin(π·f) ≈ f·(c0 + c1·f² + … + c4·f⁸) on |f| ≤ 1/2, relative error

@@ -3,6 +3,7 @@ package vmath
 import (
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // Every slice function follows one scheme. A function's lanes kernel is a
@@ -106,14 +107,46 @@ func allIn(xs *[chunk]float32, lo, hi float32) bool {
 	return worst <= orderedKey(hi)-klo
 }
 
+// The checks below read a chunk as 64-bit words, two float32s at a time,
+// and test both halves with one add (SWAR): each half is first masked to
+// its low 31 bits, so adding a constant below 2^31 per half never carries
+// into the other half, and bit 31 of a half then says whether it crossed
+// the limit. Reading the bits straight into integer registers also avoids
+// moving each float from a vector register, which competes with the
+// kernels' arithmetic for the same execution ports.
+
+const (
+	lowBits31 = 0x7fffffff_7fffffff
+	halfSigns = 0x80000000_80000000
+)
+
+func words(xs *[chunk]float32) *[chunk / 2]uint64 {
+	return (*[chunk / 2]uint64)(unsafe.Pointer(xs))
+}
+
 // allAbsAtMost reports whether every element of xs has |x| ≤ m; NaN never
-// does. Cheaper than allIn for symmetric ranges.
+// does.
 func allAbsAtMost(xs *[chunk]float32, m float32) bool {
-	var worst uint32
-	for _, v := range xs {
-		worst = max(worst, math.Float32bits(v)&0x7fffffff)
+	bias := uint64(0x7fffffff-math.Float32bits(m)) * 0x1_00000001
+	var acc uint64
+	for _, w := range words(xs) {
+		acc |= w&lowBits31 + bias
 	}
-	return worst <= math.Float32bits(m)
+	return acc&halfSigns == 0
+}
+
+// allPositiveFinite reports whether every element of xs is in (0, +Inf),
+// subnormals included.
+func allPositiveFinite(xs *[chunk]float32) bool {
+	var signs, notFinite uint64
+	nonzero := uint64(halfSigns)
+	for _, w := range words(xs) {
+		signs |= w
+		abs := w & lowBits31
+		notFinite |= abs + (0x7fffffff-0x7f7fffff)*0x1_00000001 // reaches bit 31 from +Inf up
+		nonzero &= abs + lowBits31                             // reaches bit 31 unless zero
+	}
+	return (signs|notFinite)&halfSigns == 0 && nonzero == halfSigns
 }
 
 // signOf64 is withSignOf for a float64 x. Kernels take signs from the

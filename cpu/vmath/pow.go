@@ -2,7 +2,7 @@ package vmath
 
 import "math"
 
-// Pow computes exp(y·log|x|) in float64, with log to about 2^-43 (its
+// Pow computes exp(y·log|x|) in float64, with log to about 2^-39 (its
 // error is multiplied by |y·log x|, up to ~104 before the result leaves
 // float32's range) and y·log|x| clamped to ±200, where the result has
 // long since rounded to 0 or +Inf. Negative x is on the fast path too: an

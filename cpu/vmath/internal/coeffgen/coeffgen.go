@@ -51,9 +51,9 @@ func Generate() ([]byte, error) {
 	// covers rounding in the reduction.
 	expR := math.Ln2 / 64 * 1.01
 	expm1MinusX := func(r float64) float64 { return math.Expm1(r) - r }
-	// log reduces to r = z/c − 1: |r| ≤ 2^-9/0.7 for ordinary table cells
-	// and r ∈ [−2^-8, 2^-7) in the two cells around 1, where c = 1.
-	logLo, logHi := -1.0/256*1.01, 1.0/128*1.01
+	// log reduces to r = z/c − 1: |r| ≤ 2^-10/0.7 for ordinary table cells
+	// and r ∈ [−2^-9, 2^-8) in the two cells around 1, where c = 1.
+	logLo, logHi := -1.0/512*1.01, 1.0/256*1.01
 	log1pMinusX := func(r float64) float64 { return math.Log1p(r) - r }
 	sinPi := func(f float64) float64 { return math.Sin(math.Pi * f) }
 	sinHalfPi := func(f float64) float64 { return math.Sin(math.Pi / 2 * f) }
@@ -63,10 +63,10 @@ func Generate() ([]byte, error) {
 			G: expm1MinusX, W: relative(math.Exp), Powers: powers(2, 1, 2), Lo: -expR, Hi: expR}},
 		{"expm1", "expm1(r) ≈ r + c0·r² + c1·r³ + c2·r⁴ on |r| ≤ ln2/64, error relative to expm1(r)", remez.Problem{
 			G: expm1MinusX, W: relative(math.Expm1), Powers: powers(2, 1, 3), Lo: -expR, Hi: expR}},
-		{"log", "log1p(r) ≈ r + c0·r² + … + c2·r⁴ on [−2^-8, 2^-7], relative error", remez.Problem{
+		{"log", "log1p(r) ≈ r + c0·r² + c1·r³ on [−2^-9, 2^-8], relative error", remez.Problem{
+			G: log1pMinusX, W: relative(math.Log1p), Powers: powers(2, 1, 2), Lo: logLo, Hi: logHi}},
+		{"logPrecise", "log1p(r) ≈ r + c0·r² + … + c2·r⁴ on [−2^-9, 2^-8], relative error; pow needs the extra bits", remez.Problem{
 			G: log1pMinusX, W: relative(math.Log1p), Powers: powers(2, 1, 3), Lo: logLo, Hi: logHi}},
-		{"logPrecise", "log1p(r) ≈ r + c0·r² + … + c3·r⁵ on [−2^-8, 2^-7], relative error; pow needs the extra bits", remez.Problem{
-			G: log1pMinusX, W: relative(math.Log1p), Powers: powers(2, 1, 4), Lo: logLo, Hi: logHi}},
 		{"sinPi", "sin(π·f) ≈ f·(c0 + c1·f² + … + c4·f⁸) on |f| ≤ 1/2, relative error", remez.Problem{
 			G: sinPi, W: relative(sinPi), Powers: powers(1, 2, 5), Lo: 0, Hi: 0.5}},
 		{"tanSin", "sin(π/2·f) ≈ f·(c0 + c1·f² + … + c4·f⁸) on |f| ≤ 1/2, relative error", remez.Problem{

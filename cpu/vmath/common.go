@@ -144,7 +144,7 @@ func allPositiveFinite(xs *[chunk]float32) bool {
 		signs |= w
 		abs := w & lowBits31
 		notFinite |= abs + (0x7fffffff-0x7f7fffff)*0x1_00000001 // reaches bit 31 from +Inf up
-		nonzero &= abs + lowBits31                             // reaches bit 31 unless zero
+		nonzero &= abs + lowBits31                              // reaches bit 31 unless zero
 	}
 	return (signs|notFinite)&halfSigns == 0 && nonzero == halfSigns
 }

@@ -1,0 +1,129 @@
+package starlark
+
+import (
+	"fmt"
+
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// jnp.sort and jnp.argsort (jax/_src/numpy/sorting.py): lax.sort along one
+// axis (the flattened array for axis=None). NaNs sort last and -0.0 ties
+// with 0.0, as lax.sort's comparator orders floats; descending order
+// reverses the ascending result, and a stable descending argsort sorts the
+// reversed array so that equal elements keep their original order.
+
+// sortArgs reads the arguments both functions share: (a, axis=-1, *, kind,
+// order, stable, descending), plus argsort's dtype.
+type sortArgs struct {
+	x          *Array
+	axis       int
+	stable     bool
+	descending bool
+	dtype      trace.DType
+}
+
+func parseSortArgs(fn string, args starlark.Tuple, kwargs []starlark.Tuple, withDType bool) (sortArgs, error) {
+	var a, kind, order, dtype starlark.Value
+	var axis starlark.Value = starlark.MakeInt(-1)
+	p := sortArgs{stable: true}
+	pairs := []any{"a", &a, "axis?", &axis, "kind?", &kind, "order?", &order, "stable?", &p.stable, "descending?", &p.descending}
+	if withDType {
+		pairs = append(pairs, "dtype?", &dtype)
+	}
+	if err := starlark.UnpackArgs(fn, args, kwargs, pairs...); err != nil {
+		return p, err
+	}
+	if kind != nil && kind != starlark.None {
+		return p, fmt.Errorf("%s: 'kind' argument is not supported. Use stable=True or stable=False to specify sort stability", fn)
+	}
+	if order != nil && order != starlark.None {
+		return p, fmt.Errorf("%s: 'order' argument is not supported", fn)
+	}
+	x, err := singleArraylikeArg(fn, a)
+	if err != nil {
+		return p, err
+	}
+	if axis == starlark.None {
+		if x, err = reshapeTo(x, []int{x.size()}); err != nil {
+			return p, err
+		}
+		axis = starlark.MakeInt(0)
+	}
+	n, err := staticIntArg(fn, "axis", axis)
+	if err != nil {
+		return p, err
+	}
+	if x.ndim() == 0 {
+		return p, fmt.Errorf("%s: cannot sort a 0-d array %s along axis %d; use axis=None", fn, describe(x), n)
+	}
+	if p.axis, err = normalizeAxisOf(fn, n, x.ndim(), x); err != nil {
+		return p, err
+	}
+	if !x.dtype().IsInteger() && !x.dtype().IsFloat() && x.dtype() != trace.Bool {
+		return p, fmt.Errorf("%s: cannot sort arrays of dtype %s (operand %s)", fn, x.dtype(), describe(x))
+	}
+	p.x = x
+	if p.dtype, _, err = dtypeArg(fn, dtype); err != nil {
+		return p, err
+	}
+	if p.dtype != trace.InvalidDType && !p.dtype.IsInteger() {
+		return p, fmt.Errorf("%s: dtype must be an integer dtype, got %s", fn, p.dtype)
+	}
+	return p, nil
+}
+
+func sortParams(axis int, stable bool, keys int) trace.Params {
+	return trace.Params{"dimension": axis, "is_stable": stable, "num_keys": keys}
+}
+
+func jnpSort(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	fn := b.Name()
+	p, err := parseSortArgs(fn, args, kwargs, false)
+	if err != nil {
+		return nil, err
+	}
+	sorted, err := bind1("sort", sortParams(p.axis, p.stable, 1), p.x)
+	if err != nil || !p.descending {
+		return sorted, err
+	}
+	return reverseAxes(sorted, []int{p.axis})
+}
+
+func jnpArgsort(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	fn := b.Name()
+	p, err := parseSortArgs(fn, args, kwargs, true)
+	if err != nil {
+		return nil, err
+	}
+	dt := p.dtype
+	if dt == trace.InvalidDType {
+		dt = indexDTypeForLength(p.x.shape()[p.axis])
+	}
+	x := p.x
+	iota, err := iotaOf(x.Device(), dt, x.shape(), p.axis)
+	if err != nil {
+		return nil, err
+	}
+	if p.descending && p.stable {
+		if x, err = reverseAxes(x, []int{p.axis}); err != nil {
+			return nil, err
+		}
+		if iota, err = reverseAxes(iota, []int{p.axis}); err != nil {
+			return nil, err
+		}
+	}
+	out, err := bind("sort", sortParams(p.axis, p.stable, 1), x, iota)
+	if err != nil {
+		return nil, err
+	}
+	if p.descending {
+		return reverseAxes(out[1], []int{p.axis})
+	}
+	return out[1], nil
+}
+
+func init() {
+	register("jnp", "sort", jnpSort)
+	register("jnp", "argsort", jnpArgsort)
+}

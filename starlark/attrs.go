@@ -96,8 +96,8 @@ func (a *Array) Attr(name string) (starlark.Value, error) {
 	for _, m := range arrayMethodsFromJnp {
 		if m == name {
 			return starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-				if name == "reshape" && len(args) > 1 {
-					args = starlark.Tuple{args} // x.reshape(2, 3) as x.reshape((2, 3))
+				if (name == "reshape" || name == "transpose") && len(args) > 1 {
+					args = starlark.Tuple{args} // x.reshape(2, 3) as x.reshape((2, 3)); x.transpose(1, 0) likewise
 				}
 				return callJnp(name, a, args, kwargs)
 			}), nil

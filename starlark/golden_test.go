@@ -125,10 +125,14 @@ func runGoldenCase(t *testing.T, c goldenCase) {
 
 // goldenArgSource writes an argument as Starlark source that rebuilds it
 // exactly: a Python scalar, or jnp.array of a nested list with its dtype
-// (floats through float('nan') etc.).
+// (floats through float('nan') etc.). An empty array is jnp.zeros of its
+// shape, which a nested list cannot spell past its first zero-length axis.
 func goldenArgSource(a goldenArray) string {
 	if len(a.Py) > 0 {
 		return pyLiteral(a.Py)
+	}
+	if len(a.Data) == 0 {
+		return fmt.Sprintf("jnp.zeros(%s, dtype=jnp.%s)", trace.Shape(a.Shape), a.DType)
 	}
 	items := make([]string, len(a.Data))
 	for i, d := range a.Data {

@@ -96,6 +96,7 @@ func TestReduceShapeErrors(t *testing.T) {
 		{"jnp.flip(f23, (0, 0))", []string{"Error in flip", "duplicate value in 'axis'", "float32[2,3]"}},
 		{"jnp.roll(f23, (1, 2, 3), axis=(0, 1))", []string{"Error in roll", "shift (1, 2, 3) and axis (0, 1) must have the same length"}},
 		{"jnp.roll(f23, 1.5)", []string{"Error in roll", "shift must be an int or a tuple of ints, got float"}},
+		{"jnp.roll(f23, h2)", []string{"Error in roll", "shift must be integers, got float16[2]"}},
 		{"jnp.pad(f23, -1)", []string{"Error in pad", "index can't contain negative values"}},
 		{"jnp.pad(f23, ((1, 2), (3, 4), (5, 6)))", []string{"Error in pad", "pad_width with nd=2 has unsupported shape (3, 2)"}},
 		{"jnp.pad(f23, ((1, 2), (3,)))", []string{"Error in pad", "entries must be the same shape"}},

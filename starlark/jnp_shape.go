@@ -407,6 +407,9 @@ func jnpRoll(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwarg
 	if err != nil {
 		return nil, err
 	}
+	if s, ok := shift.(*Array); ok {
+		return rollByArray(fn, x, s, axis)
+	}
 	shifts, _, err := staticIntsArg(fn, "shift", shift)
 	if err != nil {
 		return nil, err
@@ -444,6 +447,108 @@ func jnpRoll(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwarg
 		return nil, fmt.Errorf("%s: shift %s and axis %s must have the same length or length 1", fn, intTupleText(shifts), intTupleText(vals))
 	}
 	return rollStatic(x, shifts, axes)
+}
+
+// rollByArray rolls by shifts held in an integer array (0-d or 1-d), as
+// JAX's _roll_dynamic does, so that the shifts need not be static: each axis
+// is doubled by concatenation and the rolled window cut out of it with
+// dynamic_slice at n - (shift mod n).
+func rollByArray(fn string, x, shift *Array, axis starlark.Value) (*Array, error) {
+	if !shift.dtype().IsInteger() {
+		return nil, fmt.Errorf("%s: shift must be integers, got %s", fn, describe(shift))
+	}
+	if shift.ndim() > 1 {
+		return nil, fmt.Errorf("%s: 'shift' and 'axis' arguments to roll must be scalars or 1D arrays, got shift %s", fn, describe(shift))
+	}
+	flat := axis == nil || axis == starlark.None
+	target := x
+	var axes []int
+	if flat {
+		var err error
+		if target, err = reshapeTo(x, []int{x.size()}); err != nil {
+			return nil, err
+		}
+		axes = []int{0}
+	} else {
+		vals, _, err := staticIntsArg(fn, "axis", axis)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vals {
+			ax, err := normalizeAxisOf(fn, v, x.ndim(), x)
+			if err != nil {
+				return nil, err
+			}
+			axes = append(axes, ax)
+		}
+	}
+	shifts, err := astype(shift, trace.Int32)
+	if err != nil {
+		return nil, err
+	}
+	count := 1
+	if shift.ndim() == 1 {
+		count = shift.shape()[0]
+	}
+	switch {
+	case count == len(axes):
+	case count == 1: // one shift for every axis
+	case len(axes) == 1:
+		axes = slices.Repeat(axes, count)
+	default:
+		return nil, fmt.Errorf("%s: shift %s and axis %s must have the same length or length 1", fn, describe(shift), intTupleText(axes))
+	}
+	for k, ax := range axes {
+		n := target.shape()[ax]
+		if n == 0 {
+			continue
+		}
+		s := shifts
+		if shift.ndim() == 1 {
+			at := k
+			if shift.shape()[0] == 1 {
+				at = 0
+			}
+			if s, err = sliceInDim(shifts, 0, at, at+1); err != nil {
+				return nil, err
+			}
+		}
+		if s, err = reshapeTo(s, nil); err != nil {
+			return nil, err
+		}
+		r, err := floorModIndices(fn, s, n)
+		if err != nil {
+			return nil, err
+		}
+		size, err := scalarConst(fn, x.Device(), starlark.MakeInt(n), trace.Int32)
+		if err != nil {
+			return nil, err
+		}
+		begin, err := applyBinary("sub", size, r)
+		if err != nil {
+			return nil, err
+		}
+		doubled, err := joinAlong([]*Array{target, target}, ax)
+		if err != nil {
+			return nil, err
+		}
+		starts := make([]*Array, target.ndim())
+		zero, err := scalarConst(fn, x.Device(), starlark.MakeInt(0), trace.Int32)
+		if err != nil {
+			return nil, err
+		}
+		for i := range starts {
+			starts[i] = zero
+		}
+		starts[ax] = begin
+		if target, err = bind1("dynamic_slice", trace.Params{"slice_sizes": []int(target.shape().Clone())}, append([]*Array{doubled}, starts...)...); err != nil {
+			return nil, err
+		}
+	}
+	if flat {
+		return reshapeTo(target, x.shape())
+	}
+	return target, nil
 }
 
 func init() {

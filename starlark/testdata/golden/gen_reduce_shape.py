@@ -471,6 +471,11 @@ def shapes():
     c.add("roll_shift_broadcast", "jnp.roll(x, 1, axis=(1, 2))", {"x": X}, np.roll(X, 1, axis=(1, 2)))
     c.add("roll_same_axis_twice", "jnp.roll(v, (1, 1), axis=0)", {"v": V}, np.roll(V, (1, 1), axis=0))
     c.add("roll_f16", "jnp.roll(h, 1, axis=0)", {"h": S[0, :, 0]}, np.roll(S[0, :, 0], 1, axis=0))
+    # Shifts held in arrays take JAX's dynamic path (dynamic_slice).
+    c.add("roll_array_shift_flat", "jnp.roll(m, s)", {"m": M, "s": np.array(2, i32)}, np.roll(M, 2))
+    c.add("roll_array_shifts", "jnp.roll(x, s, axis=(0, 2))", {"x": X, "s": np.array([1, -2], i32)},
+          np.roll(X, (1, -2), axis=(0, 2)))
+    c.add("roll_array_shift_i8", "jnp.roll(v, s, axis=0)", {"v": V, "s": np.array([-7], i8)}, np.roll(V, -7))
 
     # pad
     P = np.array([[1, 2, 3], [4, 5, 6]], i32)

@@ -87,6 +87,8 @@ func (a *Array) Attr(name string) (starlark.Value, error) {
 		return Device{a.Device()}, nil
 	case "T":
 		return callJnp("transpose", a, nil, nil)
+	case "at":
+		return &indexUpdateHelper{a}, nil
 	}
 	if m, ok := arrayOwnMethods[name]; ok {
 		return starlark.NewBuiltin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -107,7 +109,7 @@ func (a *Array) Attr(name string) (starlark.Value, error) {
 }
 
 func (a *Array) AttrNames() []string {
-	names := []string{"shape", "dtype", "ndim", "size", "device", "T"}
+	names := []string{"shape", "dtype", "ndim", "size", "device", "T", "at"}
 	for m := range arrayOwnMethods {
 		names = append(names, m)
 	}

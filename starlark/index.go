@@ -3,7 +3,6 @@ package starlark
 import (
 	"fmt"
 
-	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
 
@@ -26,15 +25,9 @@ func (a *Array) Index(i int) starlark.Value {
 
 func (a *Array) Slice(start, end, step int) starlark.Value {
 	if a.ndim() == 0 {
-		return a.mustIndex(Slice{Lo: starlark.None, Hi: starlark.None, Step: starlark.None})
+		return a.mustIndex(fullSlice)
 	}
-	// Starlark has already resolved the bounds against Len(); an end of -1
-	// with a negative step means "through the first element".
-	hi := starlark.Value(starlark.MakeInt(end))
-	if end < 0 {
-		hi = starlark.None
-	}
-	return a.mustIndex(Slice{Lo: starlark.MakeInt(start), Hi: hi, Step: starlark.MakeInt(step)})
+	return a.mustIndex(starlarkSliceKey(start, end, step))
 }
 
 func (a *Array) mustIndex(key starlark.Value) starlark.Value {
@@ -46,114 +39,22 @@ func (a *Array) mustIndex(key starlark.Value) starlark.Value {
 	return v
 }
 
-// index implements NumPy basic indexing: ints, slices, None and one
-// Ellipsis, in any mix. Each int removes an axis (negative counts from the
-// end, out of range is an error), each slice keeps one (any step), None
-// inserts a length-1 axis.
+// index implements x[key]: NumPy indexing with JAX's semantics (see
+// indexing.go for the forms and the out-of-range rules).
 func (a *Array) index(key starlark.Value) (*Array, error) {
-	items, ok := key.(starlark.Tuple)
-	if !ok {
-		items = starlark.Tuple{key}
-	}
-	// Expand the Ellipsis into full slices over the axes not named.
-	named, ellipses := 0, 0
-	for _, it := range items {
-		switch it.(type) {
-		case starlark.NoneType:
-		case ellipsisType:
-			ellipses++
-		default:
-			named++
-		}
-	}
-	if ellipses > 1 {
-		return nil, fmt.Errorf("an index can only have a single ellipsis ('...')")
-	}
-	if named > a.ndim() {
-		return nil, fmt.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", a.ndim(), named)
-	}
-	var expanded starlark.Tuple
-	for _, it := range items {
-		if _, ok := it.(ellipsisType); ok {
-			for i := 0; i < a.ndim()-named; i++ {
-				expanded = append(expanded, Slice{Lo: starlark.None, Hi: starlark.None, Step: starlark.None})
-			}
-			continue
-		}
-		expanded = append(expanded, it)
-	}
-	for len(expanded) < a.ndim()+countNone(expanded) {
-		expanded = append(expanded, Slice{Lo: starlark.None, Hi: starlark.None, Step: starlark.None})
-	}
-
-	rank := a.ndim()
-	start, limit, strides := make([]int, rank), make([]int, rank), make([]int, rank)
-	var reversed []int
-	var outShape []int // the result's shape, with None axes and without int axes
-	axis := 0
-	for _, it := range expanded {
-		switch x := it.(type) {
-		case starlark.NoneType:
-			outShape = append(outShape, 1)
-			continue
-		case starlark.Int:
-			i, ok := x.Int64()
-			n := a.shape()[axis]
-			if ok && i < 0 {
-				i += int64(n)
-			}
-			if !ok || i < 0 || i >= int64(n) {
-				return nil, fmt.Errorf("index %s is out of bounds for axis %d with size %d", x, axis, n)
-			}
-			start[axis], limit[axis], strides[axis] = int(i), int(i)+1, 1
-		case Slice:
-			lo, hi, step, err := sliceIndices(x, a.shape()[axis])
-			if err != nil {
-				return nil, err
-			}
-			n := sliceLen(lo, hi, step)
-			if step < 0 {
-				// Take the elements in increasing order, then reverse.
-				first := lo + (n-1)*step
-				if n == 0 {
-					first = 0
-				}
-				lo, step = first, -step
-				reversed = append(reversed, axis)
-			}
-			start[axis], limit[axis], strides[axis] = lo, lo+max(n-1, 0)*step+min(n, 1), step
-			outShape = append(outShape, n)
-		case *Array:
-			return nil, fmt.Errorf("indexing with arrays is not supported yet (index %s)", x.aval.LongString())
-		default:
-			return nil, fmt.Errorf("only integers, slices (':'), ellipsis ('...'), None and integer or boolean arrays are valid indices, got %s", it.Type())
-		}
-		axis++
-	}
-	out, err := bind1("slice", trace.Params{"start_indices": start, "limit_indices": limit, "strides": strides}, a)
-	if err != nil {
-		return nil, err
-	}
-	if len(reversed) > 0 {
-		// Reversed axes are numbered in the sliced array, before reshaping.
-		if out, err = bind1("rev", trace.Params{"dimensions": reversed}, out); err != nil {
-			return nil, err
-		}
-	}
-	if !out.shape().Equal(outShape) {
-		return bind1("reshape", trace.Params{"new_sizes": outShape}, out)
-	}
-	return out, nil
+	return a.take(key, takeOptions{})
 }
 
-func countNone(items starlark.Tuple) int {
-	n := 0
-	for _, it := range items {
-		if it == starlark.None {
-			n++
-		}
+// starlarkSliceKey is the subscript of Starlark's own slice path x[a:b:c],
+// whose bounds Starlark has already resolved against the length n of the
+// first axis.
+func starlarkSliceKey(start, end, step int) Slice {
+	// An end of -1 with a negative step means "through the first element".
+	hi := starlark.Value(starlark.MakeInt(end))
+	if end < 0 {
+		hi = starlark.None
 	}
-	return n
+	return Slice{Lo: starlark.MakeInt(start), Hi: hi, Step: starlark.MakeInt(step)}
 }
 
 // sliceIndices resolves a slice against an axis of length n, as Python's

@@ -1,0 +1,635 @@
+package starlark
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// The structural operations of lax, each one primitive: the Go helpers that
+// indexing, .at[] and linear algebra are built from, and the thin Starlark
+// wrappers of module lax. As in JAX, lax never promotes: operands must share
+// a dtype, and the only conversion is that of a Python scalar, which is
+// weakly typed and takes the dtype of the array it meets when that dtype
+// can hold it (lax.pad(x, 0, ...) on a float32 x pads with 0.0).
+
+// laxReshape reshapes a, skipping the primitive when the shape is unchanged.
+func laxReshape(a *Array, sizes []int) (*Array, error) {
+	if a.shape().Equal(sizes) {
+		return a, nil
+	}
+	return bind1("reshape", trace.Params{"new_sizes": slices.Clone(sizes)}, a)
+}
+
+// laxTranspose permutes a's axes, skipping the identity permutation.
+func laxTranspose(a *Array, perm []int) (*Array, error) {
+	identity := len(perm) == a.ndim()
+	for i, p := range perm {
+		identity = identity && p == i
+	}
+	if identity {
+		return a, nil
+	}
+	return bind1("transpose", trace.Params{"permutation": slices.Clone(perm)}, a)
+}
+
+// laxSqueeze removes the (size-1) axes dims.
+func laxSqueeze(a *Array, dims []int) (*Array, error) {
+	if len(dims) == 0 {
+		return a, nil
+	}
+	sorted := slices.Clone(dims)
+	slices.Sort(sorted)
+	return bind1("squeeze", trace.Params{"dimensions": sorted}, a)
+}
+
+// laxExpandDims inserts size-1 axes at the positions dims of the result,
+// with broadcast_in_dim as lax.expand_dims does.
+func laxExpandDims(a *Array, dims []int) (*Array, error) {
+	if len(dims) == 0 {
+		return a, nil
+	}
+	rank := a.ndim() + len(dims)
+	shape := make([]int, 0, rank)
+	var bdims []int
+	src := 0
+	for i := 0; i < rank; i++ {
+		if slices.Contains(dims, i) {
+			shape = append(shape, 1)
+			continue
+		}
+		shape = append(shape, a.shape()[src])
+		bdims = append(bdims, i)
+		src++
+	}
+	return laxBroadcastInDim(a, shape, bdims)
+}
+
+// laxBroadcastInDim places a's axes at bdims of an array of the given shape.
+func laxBroadcastInDim(a *Array, shape, bdims []int) (*Array, error) {
+	if bdims == nil {
+		bdims = []int{}
+	}
+	return bind1("broadcast_in_dim", trace.Params{"shape": slices.Clone(shape), "broadcast_dimensions": slices.Clone(bdims)}, a)
+}
+
+// laxRev reverses the axes dims.
+func laxRev(a *Array, dims []int) (*Array, error) {
+	if len(dims) == 0 {
+		return a, nil
+	}
+	return bind1("rev", trace.Params{"dimensions": slices.Clone(dims)}, a)
+}
+
+// laxSlice is lax.slice; nil strides means all ones.
+func laxSlice(a *Array, start, limit, strides []int) (*Array, error) {
+	var s any
+	if strides != nil {
+		s = slices.Clone(strides)
+	}
+	return bind1("slice", trace.Params{"start_indices": slices.Clone(start), "limit_indices": slices.Clone(limit), "strides": s}, a)
+}
+
+// laxSelect is lax.select: on_true where pred holds (select_n takes the
+// cases in the order false, true).
+func laxSelect(pred, onTrue, onFalse *Array) (*Array, error) {
+	return bind1("select_n", nil, pred, onFalse, onTrue)
+}
+
+// laxIota is an iota of dtype dt counting along dim of shape.
+func laxIota(dev jit.Device, dt trace.DType, shape []int, dim int) (*Array, error) {
+	out, err := bindOn(dev, "iota", trace.Params{"dtype": dt, "shape": slices.Clone(shape), "dimension": dim})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// laxConst is a strongly typed 0-d constant of dtype dt (lax._const).
+func laxConst(dev jit.Device, dt trace.DType, v starlark.Value) (*Array, error) {
+	return scalarArray("constant", v, dt, false, dev)
+}
+
+// laxFull is lax.full: a constant broadcast to shape.
+func laxFull(dev jit.Device, t trace.Type, shape []int, v starlark.Value) (*Array, error) {
+	c, err := scalarArray("full", v, t.DType, t.Weak, dev)
+	if err != nil {
+		return nil, err
+	}
+	return laxBroadcastInDim(c, shape, nil)
+}
+
+// emptyArray is an array with no elements: nothing to compute or copy.
+func emptyArray(dev jit.Device, aval trace.AVal) (*Array, error) {
+	buf, err := jit.FromHost(dev, aval, nil)
+	if err != nil {
+		return nil, err
+	}
+	return newArray(buf), nil
+}
+
+// laxPadValue converts a padding value or update for operand x under lax's
+// rule: an array must have x's dtype; a Python scalar takes x's dtype when
+// its weak type promotes to it.
+func laxSameDType(fn, what string, x *Array, v starlark.Value) (*Array, error) {
+	if b, ok := v.(*Array); ok {
+		if b.dtype() != x.dtype() {
+			return nil, fmt.Errorf("%s: operand and %s must have the same dtype, got %s and %s", fn, what, x.dtype(), b.dtype())
+		}
+		return b, nil
+	}
+	st, ok := scalarType(v)
+	if !ok {
+		return nil, fmt.Errorf("%s: %s must be an array or a number, got %s", fn, what, v.Type())
+	}
+	joined, err := trace.ResultType(x.aval.Type(), st)
+	if err != nil || joined.DType != x.dtype() {
+		return nil, fmt.Errorf("%s: operand and %s must have the same dtype, got %s and %s (a Python %s)", fn, what, x.dtype(), st.DType, v.Type())
+	}
+	return scalarArray(fn, v, x.dtype(), st.Weak, x.Device())
+}
+
+// laxOperand is lax's view of an operand: an array, or a Python scalar as a
+// weakly typed 0-d array. Sequences are not arrays to lax.
+func laxOperand(fn, what string, v starlark.Value, dev jit.Device) (*Array, error) {
+	switch x := v.(type) {
+	case *Array:
+		return x, nil
+	case starlark.Int, starlark.Float, starlark.Bool:
+		if dev == nil {
+			d, err := defaultDevice()
+			if err != nil {
+				return nil, err
+			}
+			dev = d
+		}
+		return asArray(fn, x, dev)
+	}
+	return nil, fmt.Errorf("%s: %s must be an array, got %s", fn, what, v.Type())
+}
+
+// laxInts reads a static sequence of ints (a tuple, a list, or a 1-d integer
+// array, which lax accepts for dimensions too).
+func laxInts(fn, what string, v starlark.Value) ([]int, error) {
+	var items []starlark.Value
+	switch x := v.(type) {
+	case starlark.Tuple:
+		items = x
+	case *starlark.List:
+		for i := 0; i < x.Len(); i++ {
+			items = append(items, x.Index(i))
+		}
+	case *Array:
+		if x.ndim() != 1 || !x.dtype().IsInteger() {
+			return nil, fmt.Errorf("%s: %s must be a sequence of ints, got %s", fn, what, describe(x))
+		}
+		l, err := x.toList()
+		if err != nil {
+			return nil, err
+		}
+		return laxInts(fn, what, l)
+	default:
+		return nil, fmt.Errorf("%s: %s must be a sequence of ints, got %s", fn, what, v.Type())
+	}
+	out := make([]int, len(items))
+	for i, it := range items {
+		n, ok := it.(starlark.Int)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s must be a sequence of ints, got %s containing %s", fn, what, v.Type(), it.Type())
+		}
+		if err := starlark.AsInt(n, &out[i]); err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", fn, what, err)
+		}
+	}
+	return out, nil
+}
+
+// laxItems reads a sequence argument (tuple or list) as its items.
+func laxItems(fn, what string, v starlark.Value) ([]starlark.Value, error) {
+	switch x := v.(type) {
+	case starlark.Tuple:
+		return x, nil
+	case *starlark.List:
+		items := make([]starlark.Value, x.Len())
+		for i := range items {
+			items[i] = x.Index(i)
+		}
+		return items, nil
+	}
+	return nil, fmt.Errorf("%s: %s must be a tuple or list, got %s", fn, what, v.Type())
+}
+
+// laxStartIndices reads the start indices of dynamic_slice and
+// dynamic_update_slice: a sequence of ints and 0-d integer arrays, or a 1-d
+// integer array. Negative indices count from the end (lax's
+// allow_negative_indices), statically for Python ints and with select for
+// arrays; the primitive then clamps the window into the operand. All
+// indices end up with one dtype: that of the array indices (Python ints take
+// it, as weak scalars do), int32 when there are none.
+func laxStartIndices(fn string, x *Array, v starlark.Value) ([]*Array, error) {
+	var items []starlark.Value
+	if a, ok := v.(*Array); ok {
+		if a.ndim() != 1 {
+			return nil, fmt.Errorf("%s: start indices must be a 1-d sequence, got %s", fn, describe(a))
+		}
+		for i := 0; i < a.shape()[0]; i++ {
+			row, err := a.index(starlark.MakeInt(i))
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, row)
+		}
+	} else {
+		var err error
+		if items, err = laxItems(fn, "start_indices", v); err != nil {
+			return nil, err
+		}
+	}
+	if len(items) != x.ndim() {
+		return nil, fmt.Errorf("%s: length of start indices must match the operand's rank, got %d for operand %s", fn, len(items), describe(x))
+	}
+	dt := trace.Int32
+	for _, it := range items {
+		if a, ok := it.(*Array); ok {
+			if a.ndim() != 0 || !a.dtype().IsInteger() {
+				return nil, fmt.Errorf("%s: start indices must be integer scalars, got %s", fn, describe(a))
+			}
+			dt = a.dtype()
+			break
+		}
+	}
+	out := make([]*Array, len(items))
+	for i, it := range items {
+		size := x.shape()[i]
+		switch idx := it.(type) {
+		case starlark.Int:
+			n, ok := idx.Int64()
+			if !ok {
+				return nil, fmt.Errorf("%s: start index %s is too large", fn, idx)
+			}
+			if n < 0 {
+				n += int64(size)
+			}
+			c, err := laxConst(x.Device(), dt, starlark.MakeInt64(n))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", fn, err)
+			}
+			out[i] = c
+		case *Array:
+			if idx.ndim() != 0 || !idx.dtype().IsInteger() {
+				return nil, fmt.Errorf("%s: start indices must be integer scalars, got %s", fn, describe(idx))
+			}
+			if idx.dtype() != dt {
+				return nil, fmt.Errorf("%s: start indices must share one integer dtype, got %s and %s", fn, dt, idx.dtype())
+			}
+			norm, err := wrapNegative(idx, size)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = norm
+		default:
+			return nil, fmt.Errorf("%s: start indices must be integers, got %s", fn, it.Type())
+		}
+	}
+	return out, nil
+}
+
+// wrapNegative maps negative entries of a signed integer index array into
+// [0, size) by adding size, as JAX's index normalization does with select.
+// Unsigned indices are never negative and pass through.
+func wrapNegative(idx *Array, size int) (*Array, error) {
+	if !idx.dtype().IsSigned() {
+		return idx, nil
+	}
+	if !fitsInt(int64(size), idx.dtype()) {
+		// The axis length does not fit the index dtype (an int8 index into
+		// an axis of 300): normalize in the dtype of indexing instead.
+		wide, err := astype(idx, indexDTypeFor([]int{size}))
+		if err != nil {
+			return nil, err
+		}
+		idx = wide
+	}
+	dev := idx.Device()
+	zero, err := laxConst(dev, idx.dtype(), starlark.MakeInt(0))
+	if err != nil {
+		return nil, err
+	}
+	n, err := laxConst(dev, idx.dtype(), starlark.MakeInt(size))
+	if err != nil {
+		return nil, err
+	}
+	negative, err := bind1("lt", nil, idx, zero)
+	if err != nil {
+		return nil, err
+	}
+	wrapped, err := bind1("add", nil, idx, n)
+	if err != nil {
+		return nil, err
+	}
+	return laxSelect(negative, wrapped, idx)
+}
+
+// indexDTypeFor is JAX's int_dtype_for_shape(shape, signed=True): int32
+// unless an axis is too long for it.
+func indexDTypeFor(shape []int) trace.DType {
+	for _, d := range shape {
+		if int64(d) > 1<<31-1 {
+			return trace.Int64
+		}
+	}
+	return trace.Int32
+}
+
+// laxPaddingConfig reads lax.pad's padding_config: one (lo, hi, interior)
+// triple per dimension.
+func laxPaddingConfig(fn string, v starlark.Value, rank int) (trace.PaddingConfig, error) {
+	items, err := laxItems(fn, "padding_config", v)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) != rank {
+		return nil, fmt.Errorf("%s: padding_config must have one (low, high, interior) triple per dimension (%d), got %d", fn, rank, len(items))
+	}
+	config := make(trace.PaddingConfig, rank)
+	for i, it := range items {
+		triple, err := laxInts(fn, "padding_config", it)
+		if err != nil {
+			return nil, err
+		}
+		if len(triple) != 3 {
+			return nil, fmt.Errorf("%s: padding_config entries must be (low, high, interior) triples, got %s", fn, it)
+		}
+		config[i] = trace.PadDim{Lo: triple[0], Hi: triple[1], Interior: triple[2]}
+	}
+	return config, nil
+}
+
+// laxError names the lax function in a primitive's error.
+func laxError(fn string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %v", fn, err)
+}
+
+func laxResult(fn string, a *Array, err error) (starlark.Value, error) {
+	if err != nil {
+		return nil, laxError(fn, err)
+	}
+	return a, nil
+}
+
+func init() {
+	register("lax", "slice", laxSliceBuiltin)
+	register("lax", "dynamic_slice", laxDynamicSliceBuiltin)
+	register("lax", "dynamic_update_slice", laxDynamicUpdateSliceBuiltin)
+	register("lax", "transpose", laxTransposeBuiltin)
+	register("lax", "reshape", laxReshapeBuiltin)
+	register("lax", "squeeze", laxSqueezeBuiltin)
+	register("lax", "expand_dims", laxExpandDimsBuiltin)
+	register("lax", "concatenate", laxConcatenateBuiltin)
+	register("lax", "pad", laxPadBuiltin)
+	register("lax", "rev", laxRevBuiltin)
+}
+
+func laxSliceBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.slice"
+	var operand, start, limit starlark.Value
+	var strides starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(fn, args, kwargs, "operand", &operand, "start_indices", &start, "limit_indices", &limit, "strides?", &strides); err != nil {
+		return nil, err
+	}
+	x, err := laxOperand(fn, "operand", operand, nil)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := laxInts(fn, "start_indices", start)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := laxInts(fn, "limit_indices", limit)
+	if err != nil {
+		return nil, err
+	}
+	var st []int
+	if strides != starlark.None {
+		if st, err = laxInts(fn, "strides", strides); err != nil {
+			return nil, err
+		}
+	}
+	out, err := laxSlice(x, lo, hi, st)
+	return laxResult(fn, out, err)
+}
+
+func laxDynamicSliceBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.dynamic_slice"
+	var operand, start, sizes starlark.Value
+	if err := starlark.UnpackArgs(fn, args, kwargs, "operand", &operand, "start_indices", &start, "slice_sizes", &sizes); err != nil {
+		return nil, err
+	}
+	x, err := laxOperand(fn, "operand", operand, nil)
+	if err != nil {
+		return nil, err
+	}
+	starts, err := laxStartIndices(fn, x, start)
+	if err != nil {
+		return nil, err
+	}
+	sz, err := laxInts(fn, "slice_sizes", sizes)
+	if err != nil {
+		return nil, err
+	}
+	out, err := bind1("dynamic_slice", trace.Params{"slice_sizes": sz}, append([]*Array{x}, starts...)...)
+	return laxResult(fn, out, err)
+}
+
+func laxDynamicUpdateSliceBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.dynamic_update_slice"
+	var operand, update, start starlark.Value
+	if err := starlark.UnpackArgs(fn, args, kwargs, "operand", &operand, "update", &update, "start_indices", &start); err != nil {
+		return nil, err
+	}
+	x, err := laxOperand(fn, "operand", operand, nil)
+	if err != nil {
+		return nil, err
+	}
+	u, err := laxSameDType(fn, "update", x, update)
+	if err != nil {
+		return nil, err
+	}
+	if u.ndim() != x.ndim() {
+		return nil, fmt.Errorf("%s: update must have the operand's rank, got update %s and operand %s", fn, describe(u), describe(x))
+	}
+	starts, err := laxStartIndices(fn, x, start)
+	if err != nil {
+		return nil, err
+	}
+	out, err := bind1("dynamic_update_slice", nil, append([]*Array{x, u}, starts...)...)
+	return laxResult(fn, out, err)
+}
+
+func laxTransposeBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.transpose"
+	var operand, perm starlark.Value
+	if err := starlark.UnpackArgs(fn, args, kwargs, "operand", &operand, "permutation", &perm); err != nil {
+		return nil, err
+	}
+	x, err := laxOperand(fn, "operand", operand, nil)
+	if err != nil {
+		return nil, err
+	}
+	p, err := laxInts(fn, "permutation", perm)
+	if err != nil {
+		return nil, err
+	}
+	out, err := laxTranspose(x, p)
+	return laxResult(fn, out, err)
+}
+
+func laxReshapeBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.reshape"
+	var operand, sizes starlark.Value
+	var dims starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(fn, args, kwargs, "operand", &operand, "new_sizes", &sizes, "dimensions?", &dims); err != nil {
+		return nil, err
+	}
+	x, err := laxOperand(fn, "operand", operand, nil)
+	if err != nil {
+		return nil, err
+	}
+	shape, err := laxInts(fn, "new_sizes", sizes)
+	if err != nil {
+		return nil, err
+	}
+	if dims != starlark.None {
+		// reshape with dimensions reads the operand in that axis order:
+		// a transpose followed by a plain reshape.
+		perm, err := laxInts(fn, "dimensions", dims)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = laxTranspose(x, perm); err != nil {
+			return nil, laxError(fn, err)
+		}
+	}
+	out, err := bind1("reshape", trace.Params{"new_sizes": shape}, x)
+	return laxResult(fn, out, err)
+}
+
+func laxSqueezeBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.squeeze"
+	var operand, dims starlark.Value
+	if err := starlark.UnpackArgs(fn, args, kwargs, "array", &operand, "dimensions", &dims); err != nil {
+		return nil, err
+	}
+	x, err := laxOperand(fn, "array", operand, nil)
+	if err != nil {
+		return nil, err
+	}
+	d, err := laxInts(fn, "dimensions", dims)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = trace.NormalizeAxes(d, x.ndim()); err != nil {
+		return nil, laxError(fn, err)
+	}
+	out, err := laxSqueeze(x, d)
+	return laxResult(fn, out, err)
+}
+
+func laxExpandDimsBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.expand_dims"
+	var operand, dims starlark.Value
+	if err := starlark.UnpackArgs(fn, args, kwargs, "array", &operand, "dimensions", &dims); err != nil {
+		return nil, err
+	}
+	x, err := laxOperand(fn, "array", operand, nil)
+	if err != nil {
+		return nil, err
+	}
+	d, err := laxInts(fn, "dimensions", dims)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = trace.NormalizeAxes(d, x.ndim()+len(d)); err != nil {
+		return nil, laxError(fn, err)
+	}
+	out, err := laxExpandDims(x, d)
+	return laxResult(fn, out, err)
+}
+
+func laxConcatenateBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.concatenate"
+	var operands starlark.Value
+	var dim int
+	if err := starlark.UnpackArgs(fn, args, kwargs, "operands", &operands, "dimension", &dim); err != nil {
+		return nil, err
+	}
+	items, err := laxItems(fn, "operands", operands)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, fmt.Errorf("%s: requires a non-empty sequence of arrays", fn)
+	}
+	arrs := make([]*Array, len(items))
+	var dev jit.Device
+	for i, it := range items {
+		if arrs[i], err = laxOperand(fn, "operands", it, dev); err != nil {
+			return nil, err
+		}
+		dev = arrs[i].Device()
+		if arrs[i].dtype() != arrs[0].dtype() {
+			return nil, fmt.Errorf("%s: operands must have the same dtype, got %s and %s", fn, arrs[0].dtype(), arrs[i].dtype())
+		}
+	}
+	if len(arrs) == 1 {
+		return arrs[0], nil
+	}
+	out, err := bind1("concatenate", trace.Params{"dimension": dim}, arrs...)
+	return laxResult(fn, out, err)
+}
+
+func laxPadBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.pad"
+	var operand, value, config starlark.Value
+	if err := starlark.UnpackArgs(fn, args, kwargs, "operand", &operand, "padding_value", &value, "padding_config", &config); err != nil {
+		return nil, err
+	}
+	x, err := laxOperand(fn, "operand", operand, nil)
+	if err != nil {
+		return nil, err
+	}
+	pv, err := laxSameDType(fn, "padding_value", x, value)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := laxPaddingConfig(fn, config, x.ndim())
+	if err != nil {
+		return nil, err
+	}
+	out, err := bind1("pad", trace.Params{"padding_config": cfg}, x, pv)
+	return laxResult(fn, out, err)
+}
+
+func laxRevBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.rev"
+	var operand, dims starlark.Value
+	if err := starlark.UnpackArgs(fn, args, kwargs, "operand", &operand, "dimensions", &dims); err != nil {
+		return nil, err
+	}
+	x, err := laxOperand(fn, "operand", operand, nil)
+	if err != nil {
+		return nil, err
+	}
+	d, err := laxInts(fn, "dimensions", dims)
+	if err != nil {
+		return nil, err
+	}
+	out, err := bind1("rev", trace.Params{"dimensions": d}, x)
+	return laxResult(fn, out, err)
+}

@@ -394,6 +394,7 @@ func init() {
 	register("lax", "concatenate", laxConcatenateBuiltin)
 	register("lax", "pad", laxPadBuiltin)
 	register("lax", "rev", laxRevBuiltin)
+	register("lax", "dot_general", laxDotGeneralBuiltin)
 }
 
 func laxSliceBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

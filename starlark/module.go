@@ -74,6 +74,9 @@ func arrayModules() starlark.StringDict {
 			register("jnp", name, unaryBuiltin(name, f))
 		}
 		for name, f := range binaryUfuncs {
+			if _, full := members["jnp"][name]; full {
+				continue // registered with its keyword arguments (matmul)
+			}
 			register("jnp", name, binaryBuiltin(name, f))
 		}
 		for _, dt := range trace.DTypes() {

@@ -1,0 +1,623 @@
+package starlark
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// Products of arrays: jnp.dot, matmul (also a @ b), vdot, inner, outer,
+// tensordot, and lax.dot_general, all lowered to dot_general as
+// jax/_src/numpy/tensor_contractions.py lowers them. The operands keep their
+// dtypes; dot_general's preferred_element_type is JAX's result type of the
+// operands (so int8 @ int8 is int8, as in JAX, and preferred_element_type=
+// jnp.int32 accumulates and returns int32), and the result is converted to
+// that type with the operands' weak flag. Precision is passed through as
+// given, None by default: SPEC §3 makes every float32 product full float32
+// precision whatever is asked.
+
+func init() {
+	register("jnp", "dot", linalgBinaryBuiltin("dot", dot))
+	register("jnp", "vdot", linalgBinaryBuiltin("vdot", vdot))
+	register("jnp", "inner", linalgBinaryBuiltin("inner", inner))
+	register("jnp", "outer", outerBuiltin)
+	register("jnp", "tensordot", tensordotBuiltin)
+	register("jnp", "trace", traceBuiltin)
+	register("jnp", "matmul", matmulBuiltin)
+	// matmul lives in the ufunc table so that a @ b finds it; it also
+	// takes precision= and preferred_element_type= as a jnp function.
+	registerBinary("matmul", func(x, y starlark.Value) (*Array, error) {
+		return linalgCall("matmul", matmul, x, y, dotOptions{})
+	})
+}
+
+// dotOptions are the keyword arguments every product takes.
+type dotOptions struct {
+	precision any         // nil or trace.PrecisionConfig
+	preferred trace.DType // InvalidDType: JAX's result type of the operands
+}
+
+type dotFunc func(fn string, a, b *Array, opts dotOptions) (*Array, error)
+
+// linalgOperands is JAX's ensure_arraylike: arrays, and Python scalars as
+// weakly typed 0-d arrays; sequences are rejected as jnp rejects them.
+func linalgOperands(fn string, vals ...starlark.Value) ([]*Array, error) {
+	dev, err := operandDevice(vals...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Array, len(vals))
+	for i, v := range vals {
+		switch x := v.(type) {
+		case *Array:
+			out[i] = x
+		case starlark.Int, starlark.Float, starlark.Bool:
+			if out[i], err = asArray(fn, x, dev); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("%s requires ndarray or scalar arguments, got %s at position %d", fn, v.Type(), i)
+		}
+	}
+	return out, nil
+}
+
+func linalgCall(fn string, f dotFunc, x, y starlark.Value, opts dotOptions) (*Array, error) {
+	arrs, err := linalgOperands(fn, x, y)
+	if err != nil {
+		return nil, err
+	}
+	return f(fn, arrs[0], arrs[1], opts)
+}
+
+// readDotOptions reads precision= and preferred_element_type=.
+func readDotOptions(fn string, precision, preferred starlark.Value) (dotOptions, error) {
+	var opts dotOptions
+	var err error
+	if opts.precision, err = precisionArg(fn, precision); err != nil {
+		return opts, err
+	}
+	dt, ok, err := dtypeArg(fn, preferred)
+	if err != nil {
+		return opts, err
+	}
+	if ok {
+		opts.preferred = dt
+	}
+	return opts, nil
+}
+
+// precisionArg reads lax's precision: None, a name ("default", "high",
+// "highest", or the aliases "bfloat16", "tensorfloat32", "float32"), or a
+// pair of names for the two operands.
+func precisionArg(fn string, v starlark.Value) (any, error) {
+	one := func(v starlark.Value) (trace.Precision, error) {
+		s, ok := v.(starlark.String)
+		if !ok {
+			return 0, fmt.Errorf("%s: precision must be None, a string such as 'highest', or a pair of them, got %s", fn, v.Type())
+		}
+		switch strings.ToLower(string(s)) {
+		case "default", "bfloat16", "fastest":
+			return trace.PrecisionDefault, nil
+		case "high", "tensorfloat32", "bfloat16_3x":
+			return trace.PrecisionHigh, nil
+		case "highest", "float32":
+			return trace.PrecisionHighest, nil
+		}
+		return 0, fmt.Errorf("%s: unknown precision %q (want 'default', 'high' or 'highest')", fn, string(s))
+	}
+	switch x := v.(type) {
+	case nil, starlark.NoneType:
+		return nil, nil
+	case starlark.Tuple:
+		if len(x) != 2 {
+			return nil, fmt.Errorf("%s: precision must be one value or a pair, got %d values", fn, len(x))
+		}
+		p0, err := one(x[0])
+		if err != nil {
+			return nil, err
+		}
+		p1, err := one(x[1])
+		if err != nil {
+			return nil, err
+		}
+		return trace.PrecisionConfig{p0, p1}, nil
+	}
+	p, err := one(v)
+	if err != nil {
+		return nil, err
+	}
+	return trace.PrecisionConfig{p, p}, nil
+}
+
+// productType is the type of a product's result: preferred_element_type
+// when given (strong), else JAX's result type of the operands, weak when
+// they all are.
+func productType(fn string, opts dotOptions, arrs ...*Array) (trace.Type, error) {
+	if opts.preferred != trace.InvalidDType {
+		return trace.Type{DType: opts.preferred}, nil
+	}
+	vals := make([]starlark.Value, len(arrs))
+	for i, a := range arrs {
+		vals[i] = a
+	}
+	return resultType(fn, vals...)
+}
+
+// dotGeneral binds dot_general with the product's type as preferred type
+// and converts the result to that type.
+func dotGeneral(a, b *Array, dn trace.DotDimensionNumbers, opts dotOptions, t trace.Type) (*Array, error) {
+	return bind1("dot_general", trace.Params{
+		"dimension_numbers":      dn,
+		"precision":              opts.precision,
+		"preferred_element_type": t.DType,
+	}, a, b)
+}
+
+func dotDims(lc, rc, lb, rb []int) trace.DotDimensionNumbers {
+	return trace.DotDimensionNumbers{LhsContracting: intsOrEmpty(lc), RhsContracting: intsOrEmpty(rc), LhsBatch: intsOrEmpty(lb), RhsBatch: intsOrEmpty(rb)}
+}
+
+// dot is jnp.dot: a scalar operand multiplies, otherwise the last axis of a
+// contracts with b's only axis or its second to last.
+func dot(fn string, a, b *Array, opts dotOptions) (*Array, error) {
+	t, err := productType(fn, opts, a, b)
+	if err != nil {
+		return nil, err
+	}
+	var lc, rc []int
+	if a.ndim() > 0 && b.ndim() > 0 {
+		bAxis := 0
+		if b.ndim() > 1 {
+			bAxis = b.ndim() - 2
+		}
+		if a.shape()[a.ndim()-1] != b.shape()[bAxis] {
+			return nil, fmt.Errorf("%s: shapes %s and %s not aligned: %d (dim %d) != %d (dim %d)",
+				fn, a.shape(), b.shape(), a.shape()[a.ndim()-1], a.ndim()-1, b.shape()[bAxis], bAxis)
+		}
+		lc, rc = []int{a.ndim() - 1}, []int{bAxis}
+	}
+	out, err := dotGeneral(a, b, dotDims(lc, rc, nil, nil), opts, t)
+	if err != nil {
+		return nil, err
+	}
+	return convertType(out, t)
+}
+
+// matmul is jnp.matmul: batch axes broadcast, a 1-d operand is a vector
+// (its axis dropped from the result). Batch axes of size 1 on one side are
+// squeezed out and become free axes of the other, as JAX does, so the
+// dot_general needs no broadcast copies.
+func matmul(fn string, a, b *Array, opts dotOptions) (*Array, error) {
+	for i, x := range []*Array{a, b} {
+		if x.ndim() < 1 {
+			return nil, fmt.Errorf("%s input operand %d must have ndim at least 1, but it has ndim 0", fn, i)
+		}
+	}
+	t, err := productType(fn, opts, a, b)
+	if err != nil {
+		return nil, err
+	}
+	aMat, bMat := a.ndim() > 1, b.ndim() > 1
+	bContract := b.ndim() - 1
+	if bMat {
+		bContract = b.ndim() - 2
+	}
+	if a.shape()[a.ndim()-1] != b.shape()[bContract] {
+		return nil, fmt.Errorf("%s: shapes %s and %s are incompatible: contracting dimensions %d and %d differ",
+			fn, a.shape(), b.shape(), a.shape()[a.ndim()-1], b.shape()[bContract])
+	}
+	var aBatch, bBatch []int
+	if aMat {
+		aBatch = a.shape()[:a.ndim()-2]
+	}
+	if bMat {
+		bBatch = b.shape()[:b.ndim()-2]
+	}
+	nb := max(len(aBatch), len(bBatch))
+	padded := func(s []int) []int {
+		out := make([]int, nb)
+		for i := range out {
+			out[i] = -1 // no such axis: the other operand broadcasts
+		}
+		copy(out[nb-len(s):], s)
+		return out
+	}
+	aBatch, bBatch = padded(aBatch), padded(bBatch)
+	var aSqueeze, bSqueeze, bothSqueeze, aBatchDims, bBatchDims, idxBatch, idxAOther, idxBOther []int
+	for i := range nb {
+		ba, bb := aBatch[i], bBatch[i]
+		switch {
+		case ba == -1:
+			idxBOther = append(idxBOther, i)
+		case bb == -1:
+			idxAOther = append(idxAOther, i)
+		case ba == 1 && bb == 1:
+			aSqueeze = append(aSqueeze, len(idxBatch)+len(idxAOther)+len(aSqueeze))
+			bSqueeze = append(bSqueeze, len(idxBatch)+len(idxBOther)+len(bSqueeze))
+			bothSqueeze = append(bothSqueeze, i)
+		case ba == 1:
+			idxBOther = append(idxBOther, i)
+			aSqueeze = append(aSqueeze, len(idxBatch)+len(idxAOther)+len(aSqueeze))
+		case bb == 1:
+			idxAOther = append(idxAOther, i)
+			bSqueeze = append(bSqueeze, len(idxBatch)+len(idxBOther)+len(bSqueeze))
+		case ba == bb:
+			aBatchDims = append(aBatchDims, len(idxBatch)+len(idxAOther))
+			bBatchDims = append(bBatchDims, len(idxBatch)+len(idxBOther))
+			idxBatch = append(idxBatch, i)
+		default:
+			return nil, fmt.Errorf("%s: incompatible shapes for matmul arguments: %s and %s (batch dimensions %d and %d)", fn, a.shape(), b.shape(), ba, bb)
+		}
+	}
+	if aMat {
+		idxAOther = append(idxAOther, nb)
+	}
+	if bMat {
+		idx := nb
+		if aMat {
+			idx++
+		}
+		idxBOther = append(idxBOther, idx)
+	}
+	// The dot_general result has batch, a's free and b's free axes in that
+	// order; perm puts each where the broadcast result wants it.
+	wanted := slices.Concat(idxBatch, idxAOther, idxBOther)
+	perm := make([]int, len(wanted))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(i, j int) int { return wanted[i] - wanted[j] })
+	if a, err = laxSqueeze(a, aSqueeze); err != nil {
+		return nil, err
+	}
+	if b, err = laxSqueeze(b, bSqueeze); err != nil {
+		return nil, err
+	}
+	rc := b.ndim() - 1
+	if bMat {
+		rc--
+	}
+	out, err := dotGeneral(a, b, dotDims([]int{a.ndim() - 1}, []int{rc}, aBatchDims, bBatchDims), opts, t)
+	if err != nil {
+		return nil, err
+	}
+	if out, err = laxTranspose(out, perm); err != nil {
+		return nil, err
+	}
+	if out, err = laxExpandDims(out, bothSqueeze); err != nil {
+		return nil, err
+	}
+	return convertType(out, t)
+}
+
+// vdot flattens both operands and takes their dot product (conjugating the
+// first, which matters only for complex dtypes).
+func vdot(fn string, a, b *Array, opts dotOptions) (*Array, error) {
+	fa, err := laxReshape(a, []int{a.size()})
+	if err != nil {
+		return nil, err
+	}
+	fb, err := laxReshape(b, []int{b.size()})
+	if err != nil {
+		return nil, err
+	}
+	return dot(fn, fa, fb, opts)
+}
+
+// inner contracts the last axes of both operands; with a scalar it
+// multiplies.
+func inner(fn string, a, b *Array, opts dotOptions) (*Array, error) {
+	if a.ndim() == 0 || b.ndim() == 0 {
+		if opts.preferred != trace.InvalidDType {
+			var err error
+			if a, err = astype(a, opts.preferred); err != nil {
+				return nil, err
+			}
+			if b, err = astype(b, opts.preferred); err != nil {
+				return nil, err
+			}
+		}
+		return elementwise(fn, "mul", nil, a, b)
+	}
+	return tensordot(fn, a, b, []int{a.ndim() - 1}, []int{b.ndim() - 1}, opts)
+}
+
+// tensordot contracts a's axes aAxes with b's bAxes (already resolved).
+func tensordot(fn string, a, b *Array, aAxes, bAxes []int, opts dotOptions) (*Array, error) {
+	t, err := productType(fn, opts, a, b)
+	if err != nil {
+		return nil, err
+	}
+	for i := range aAxes {
+		if a.shape()[aAxes[i]] != b.shape()[bAxes[i]] {
+			return nil, fmt.Errorf("%s: shape mismatch for sum: axis %d of %s has size %d, axis %d of %s has size %d",
+				fn, aAxes[i], a.shape(), a.shape()[aAxes[i]], bAxes[i], b.shape(), b.shape()[bAxes[i]])
+		}
+	}
+	out, err := dotGeneral(a, b, dotDims(aAxes, bAxes, nil, nil), opts, t)
+	if err != nil {
+		return nil, err
+	}
+	return convertType(out, t)
+}
+
+func linalgBinaryBuiltin(name string, f dotFunc) builtinFunc {
+	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var x, y starlark.Value
+		var precision, preferred starlark.Value = starlark.None, starlark.None
+		if err := starlark.UnpackArgs(name, args, kwargs, "a", &x, "b", &y, "precision?", &precision, "preferred_element_type?", &preferred); err != nil {
+			return nil, err
+		}
+		opts, err := readDotOptions(name, precision, preferred)
+		if err != nil {
+			return nil, err
+		}
+		return linalgCall(name, f, x, y, opts)
+	}
+}
+
+// matmulBuiltin is jnp.matmul with its keyword arguments; a @ b uses the
+// ufunc registered above.
+func matmulBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return linalgBinaryBuiltin("matmul", matmul)(nil, b, args, kwargs)
+}
+
+func outerBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "outer"
+	var x, y starlark.Value
+	var out starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(fn, args, kwargs, "a", &x, "b", &y, "out?", &out); err != nil {
+		return nil, err
+	}
+	if out != starlark.None {
+		return nil, fmt.Errorf("%s: the 'out' argument is not supported (arrays are immutable)", fn)
+	}
+	arrs, err := linalgOperands(fn, x, y)
+	if err != nil {
+		return nil, err
+	}
+	if arrs, err = promote(fn, arrs[0], arrs[1]); err != nil {
+		return nil, err
+	}
+	col, err := laxReshape(arrs[0], []int{arrs[0].size(), 1})
+	if err != nil {
+		return nil, err
+	}
+	row, err := laxReshape(arrs[1], []int{1, arrs[1].size()})
+	if err != nil {
+		return nil, err
+	}
+	return elementwise(fn, "mul", nil, col, row)
+}
+
+func tensordotBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "tensordot"
+	var x, y starlark.Value
+	var axes starlark.Value = starlark.MakeInt(2)
+	var precision, preferred starlark.Value = starlark.None, starlark.None
+	if err := starlark.UnpackArgs(fn, args, kwargs, "a", &x, "b", &y, "axes?", &axes, "precision?", &precision, "preferred_element_type?", &preferred); err != nil {
+		return nil, err
+	}
+	opts, err := readDotOptions(fn, precision, preferred)
+	if err != nil {
+		return nil, err
+	}
+	arrs, err := linalgOperands(fn, x, y)
+	if err != nil {
+		return nil, err
+	}
+	a, bb := arrs[0], arrs[1]
+	aAxes, bAxes, err := tensordotAxes(fn, axes, a, bb)
+	if err != nil {
+		return nil, err
+	}
+	return tensordot(fn, a, bb, aAxes, bAxes, opts)
+}
+
+// tensordotAxes reads axes: an int n (a's last n axes with b's first n), a
+// pair of ints, or a pair of equally long sequences of ints.
+func tensordotAxes(fn string, v starlark.Value, a, b *Array) ([]int, []int, error) {
+	if n, ok := v.(starlark.Int); ok {
+		k, ok := n.Int64()
+		if !ok || k < 0 || k > int64(min(a.ndim(), b.ndim())) {
+			return nil, nil, fmt.Errorf("%s: number of tensordot axes (axes %s) exceeds input ranks (%s and %s)", fn, n, a.shape(), b.shape())
+		}
+		var aAxes, bAxes []int
+		for i := range int(k) {
+			aAxes = append(aAxes, a.ndim()-int(k)+i)
+			bAxes = append(bAxes, i)
+		}
+		return aAxes, bAxes, nil
+	}
+	pair, err := laxItems(fn, "axes", v)
+	if err != nil || len(pair) != 2 {
+		return nil, nil, fmt.Errorf("%s: axes argument must be an int, a pair of ints, or a pair of lists/tuples of ints, got %s", fn, v)
+	}
+	resolve := func(x starlark.Value, arr *Array) ([]int, bool, error) {
+		var axes []int
+		seq := true
+		if n, ok := x.(starlark.Int); ok {
+			var i int
+			if err := starlark.AsInt(n, &i); err != nil {
+				return nil, false, err
+			}
+			axes, seq = []int{i}, false
+		} else if axes, err = laxInts(fn, "axes", x); err != nil {
+			return nil, false, err
+		}
+		for i, ax := range axes {
+			n, err := trace.NormalizeAxis(ax, arr.ndim())
+			if err != nil {
+				return nil, false, fmt.Errorf("%s: %v", fn, err)
+			}
+			axes[i] = n
+		}
+		return axes, seq, nil
+	}
+	aAxes, aSeq, err := resolve(pair[0], a)
+	if err != nil {
+		return nil, nil, err
+	}
+	bAxes, bSeq, err := resolve(pair[1], b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if aSeq != bSeq {
+		return nil, nil, fmt.Errorf("%s requires both axes lists to be either ints, tuples or lists, got %s and %s", fn, pair[0], pair[1])
+	}
+	if len(aAxes) != len(bAxes) {
+		return nil, nil, fmt.Errorf("%s requires axes lists to have equal length, got %s and %s", fn, pair[0], pair[1])
+	}
+	return aAxes, bAxes, nil
+}
+
+// traceBuiltin is jnp.trace: the sum of a diagonal, by masking everything
+// else with an eye and summing the two axes (as JAX does), so the sum's
+// dtype rules are jnp.sum's.
+func traceBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "trace"
+	var x starlark.Value
+	var offset, axis1, axis2 = 0, 0, 1
+	var dtype, out starlark.Value = starlark.None, starlark.None
+	if err := starlark.UnpackArgs(fn, args, kwargs, "a", &x, "offset?", &offset, "axis1?", &axis1, "axis2?", &axis2, "dtype?", &dtype, "out?", &out); err != nil {
+		return nil, err
+	}
+	if out != starlark.None {
+		return nil, fmt.Errorf("%s: the 'out' argument is not supported (arrays are immutable)", fn)
+	}
+	arrs, err := linalgOperands(fn, x)
+	if err != nil {
+		return nil, err
+	}
+	a := arrs[0]
+	if a.ndim() < 2 {
+		return nil, fmt.Errorf("%s requires an array of at least two dimensions, got %s", fn, describe(a))
+	}
+	ax1, err := trace.NormalizeAxis(axis1, a.ndim())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", fn, err)
+	}
+	ax2, err := trace.NormalizeAxis(axis2, a.ndim())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", fn, err)
+	}
+	if ax1 == ax2 {
+		return nil, fmt.Errorf("%s: axis1 and axis2 can not be same. axis1=%d and axis2=%d", fn, axis1, axis2)
+	}
+	if _, _, err := dtypeArg(fn, dtype); err != nil {
+		return nil, err
+	}
+	n, m := a.shape()[ax1], a.shape()[ax2]
+	// moveaxis(a, (axis1, axis2), (-2, -1))
+	var perm []int
+	for i := range a.ndim() {
+		if i != ax1 && i != ax2 {
+			perm = append(perm, i)
+		}
+	}
+	perm = append(perm, ax1, ax2)
+	moved, err := laxTranspose(a, perm)
+	if err != nil {
+		return nil, err
+	}
+	masked, err := keepDiagonal(moved, n, m, offset)
+	if err != nil {
+		return nil, err
+	}
+	kw := []starlark.Tuple{
+		{starlark.String("axis"), starlark.Tuple{starlark.MakeInt(-2), starlark.MakeInt(-1)}},
+		{starlark.String("dtype"), dtype},
+	}
+	return callJnp("sum", masked, nil, kw)
+}
+
+// keepDiagonal zeroes every element of the last two axes (n, m) of a off
+// the diagonal at offset k: where(eye(n, m, k), a, 0).
+func keepDiagonal(a *Array, n, m, k int) (*Array, error) {
+	dev := a.Device()
+	rows, err := laxIota(dev, trace.Int32, []int{n, m}, 0)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := laxIota(dev, trace.Int32, []int{n, m}, 1)
+	if err != nil {
+		return nil, err
+	}
+	off, err := laxConst(dev, trace.Int32, starlark.MakeInt(k))
+	if err != nil {
+		return nil, err
+	}
+	shifted, err := bind1("add", nil, rows, off)
+	if err != nil {
+		return nil, err
+	}
+	eye, err := bind1("eq", nil, shifted, cols)
+	if err != nil {
+		return nil, err
+	}
+	if eye, err = laxBroadcastInDim(eye, a.shape(), []int{a.ndim() - 2, a.ndim() - 1}); err != nil {
+		return nil, err
+	}
+	zeros, err := laxFull(dev, a.aval.Type(), a.shape(), starlark.MakeInt(0))
+	if err != nil {
+		return nil, err
+	}
+	return laxSelect(eye, a, zeros)
+}
+
+// laxDotGeneralBuiltin is lax.dot_general(lhs, rhs, dimension_numbers,
+// precision=None, preferred_element_type=None) with dimension_numbers
+// nested as in JAX: ((lhs_contracting, rhs_contracting), (lhs_batch,
+// rhs_batch)). Operand dtypes are not promoted; dot_general's own rule
+// picks the wider of two dtypes where one exists.
+func laxDotGeneralBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "lax.dot_general"
+	var lhs, rhs, dims starlark.Value
+	var precision, preferred starlark.Value = starlark.None, starlark.None
+	if err := starlark.UnpackArgs(fn, args, kwargs, "lhs", &lhs, "rhs", &rhs, "dimension_numbers", &dims, "precision?", &precision, "preferred_element_type?", &preferred); err != nil {
+		return nil, err
+	}
+	l, err := laxOperand(fn, "lhs", lhs, nil)
+	if err != nil {
+		return nil, err
+	}
+	r, err := laxOperand(fn, "rhs", rhs, l.Device())
+	if err != nil {
+		return nil, err
+	}
+	opts, err := readDotOptions(fn, precision, preferred)
+	if err != nil {
+		return nil, err
+	}
+	bad := fmt.Errorf("%s: dimension_numbers must be ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch)), got %s", fn, dims)
+	outer, err := laxItems(fn, "dimension_numbers", dims)
+	if err != nil || len(outer) != 2 {
+		return nil, bad
+	}
+	var parts [4][]int
+	for i, group := range outer {
+		pair, err := laxItems(fn, "dimension_numbers", group)
+		if err != nil || len(pair) != 2 {
+			return nil, bad
+		}
+		for j, v := range pair {
+			if parts[2*i+j], err = laxInts(fn, "dimension_numbers", v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var pref any
+	if opts.preferred != trace.InvalidDType {
+		pref = opts.preferred
+	}
+	out, err := bind1("dot_general", trace.Params{
+		"dimension_numbers":      dotDims(parts[0], parts[1], parts[2], parts[3]),
+		"precision":              opts.precision,
+		"preferred_element_type": pref,
+	}, l, r)
+	return laxResult(fn, out, err)
+}

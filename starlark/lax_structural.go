@@ -131,7 +131,7 @@ func emptyArray(dev jit.Device, aval trace.AVal) (*Array, error) {
 	return newArray(buf), nil
 }
 
-// laxPadValue converts a padding value or update for operand x under lax's
+// laxSameDType converts a padding value or update for operand x under lax's
 // rule: an array must have x's dtype; a Python scalar takes x's dtype when
 // its weak type promotes to it.
 func laxSameDType(fn, what string, x *Array, v starlark.Value) (*Array, error) {

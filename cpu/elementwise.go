@@ -59,8 +59,8 @@ type blockKernel struct {
 // operands of dtypes in. It reports primitives and dtype combinations that
 // have no block op, and params the op cannot honour.
 func elementwiseBlock(prim string, params trace.Params, in []trace.DType) (blockKernel, error) {
-	if len(in) == 0 {
-		return blockKernel{}, fmt.Errorf("cpu: %s without operands", prim)
+	if p := trace.Lookup(prim); p == nil || len(in) < max(1, p.MinIn) || (p.MaxIn >= 0 && len(in) > p.MaxIn) {
+		return blockKernel{}, fmt.Errorf("cpu: no %s kernel for %d operands", prim, len(in))
 	}
 	key := blockKey{prim: prim, dt: in[0]}
 	switch prim {
@@ -69,13 +69,13 @@ func elementwiseBlock(prim string, params trace.Params, in []trace.DType) (block
 			key.aux = in[1]
 		}
 	case "select_n":
-		if len(in) < 2 {
-			return blockKernel{}, fmt.Errorf("cpu: select_n needs cases")
-		}
 		key.dt, key.aux = in[1], in[0]
 	case "clamp":
-		if len(in) == 3 {
-			key.dt = in[1]
+		key.dt = in[1]
+	}
+	for i, dt := range in {
+		if dt != key.dt && !(dt == key.aux && (i == 0 || prim == "pow")) {
+			return blockKernel{}, fmt.Errorf("cpu: %s operands of mixed dtypes %s", prim, dtypeList(in))
 		}
 	}
 	entry, ok := blockTable[key]
@@ -93,11 +93,9 @@ func elementwiseBlock(prim string, params trace.Params, in []trace.DType) (block
 	}
 	k := blockKernel{in: make([]trace.DType, len(in)), out: make([]trace.DType, entry.results)}
 	for i, dt := range in {
-		k.in[i] = dt
+		k.in[i] = dt // pow's exponent and select_n's which keep their own
 		if dt == key.dt {
 			k.in[i] = entry.compute
-		} else if dt == key.aux && entry.auxCompute != trace.InvalidDType {
-			k.in[i] = entry.auxCompute
 		}
 	}
 	for j := range k.out {
@@ -136,10 +134,9 @@ type blockKey struct {
 }
 
 type blockEntry struct {
-	compute    trace.DType // layout of the runs of operands of dtype key.dt
-	auxCompute trace.DType // layout of the runs of operands of dtype key.aux; Invalid: key.aux itself
-	result     trace.DType // layout of every result run
-	results    int
+	compute trace.DType // layout of the runs of operands of dtype key.dt
+	result  trace.DType // layout of every result run
+	results int
 	// build makes the op for given params and operand count. Its runs all
 	// have the same length: withBroadcast handles length-one operands.
 	build func(p trace.Params, nIn int) (blockOp, error)

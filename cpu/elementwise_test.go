@@ -224,6 +224,13 @@ func TestElementwiseBlockErrors(t *testing.T) {
 		{"reduce_precision", trace.Params{"exponent_bits": 0, "mantissa_bits": 3}, dts(trace.Float32)},
 		{"add", nil, dts(trace.Token, trace.Token)},
 		{"no_such_primitive", nil, dts(trace.Float32)},
+		{"add", nil, dts(trace.Float32, trace.Int32)},
+		{"add", nil, dts(trace.Float32)},
+		{"neg", nil, dts(trace.Float32, trace.Float32)},
+		{"select_n", nil, dts(trace.Bool, trace.Float32, trace.Int32)},
+		{"select_n", nil, dts(trace.Float32, trace.Float32, trace.Float32)},
+		{"pow", nil, dts(trace.Int32, trace.Float32)},
+		{"clamp", nil, dts(trace.Float32, trace.Float64, trace.Float32)},
 	} {
 		if _, err := elementwiseBlock(c.prim, c.params, c.in); err == nil {
 			t.Errorf("%s%v(%s): no error", c.prim, c.params, dtypeList(c.in))

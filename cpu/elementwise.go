@@ -24,11 +24,11 @@ import (
 // layout result j's run receives. They equal the operands' and results'
 // own dtypes except for float16 and bfloat16, which most ops compute in
 // float32 (k.in/k.out say float32); the fused kernel widens such inputs per
-// block (half.Float16ToFloat32, ...) and rounds such results to their own
-// dtype before any other op reads them — storing through narrowHalf's
-// rounding, or rounding the float32 register in place — so that fused and
-// eager results agree bit for bit. A few ops (copy, select_n,
-// reduce_precision, nextafter) work on the 16-bit layout directly.
+// block (widenRun) and rounds such results to their own dtype before any
+// other op reads them (narrowRun into the output, or a narrow and widen
+// round trip on a register), so that fused and eager results agree bit for
+// bit. A few ops (copy, select_n, reduce_precision, nextafter) work on the
+// 16-bit layout directly.
 //
 // At run time, per block of n elements, call
 //

@@ -207,38 +207,45 @@ func gatherFill(y *Buffer, param any) *Buffer {
 // which picks the inner loop.
 func gatherElems[E any](dst, src []E, starts []int, fill E, w strideWalk) {
 	w = w.simplified()
-	batchStep, srcStep := w.innerStride(1), w.innerStride(2)
+	st := w.steps()
+	batchStep, srcStep := st.inner[1], st.inner[2]
 	var run runFunc
-	if batchStep == 0 {
-		run = func(o walkOffsets, n int) {
-			d := dst[o[0] : o[0]+n]
-			start := starts[o[1]]
-			switch {
-			case start < 0:
-				for i := range d {
-					d[i] = fill
+	if batchStep == 0 { // one window per run
+		run = func(o walkOffsets, n, rows int) {
+			for range rows {
+				d := dst[o[0] : o[0]+n]
+				start := starts[o[1]]
+				switch {
+				case start < 0:
+					for i := range d {
+						d[i] = fill
+					}
+				case srcStep == 1:
+					copy(d, src[start+o[2]:])
+				default:
+					s := start + o[2]
+					for i := range d {
+						d[i] = src[s]
+						s += srcStep
+					}
 				}
-			case srcStep == 1:
-				copy(d, src[start+o[2]:])
-			default:
-				s := start + o[2]
-				for i := range d {
-					d[i] = src[s]
-					s += srcStep
-				}
+				st.nextRow(&o)
 			}
 		}
-	} else {
-		run = func(o walkOffsets, n int) {
-			d := dst[o[0] : o[0]+n]
-			b := o[1]
-			for i := range d {
-				if start := starts[b]; start >= 0 {
-					d[i] = src[start+o[2]]
-				} else {
-					d[i] = fill
+	} else { // one batch position per element
+		run = func(o walkOffsets, n, rows int) {
+			for range rows {
+				d := dst[o[0] : o[0]+n]
+				b := o[1]
+				for i := range d {
+					if start := starts[b]; start >= 0 {
+						d[i] = src[start+o[2]]
+					} else {
+						d[i] = fill
+					}
+					b += batchStep
 				}
-				b += batchStep
+				st.nextRow(&o)
 			}
 		}
 	}

@@ -24,21 +24,21 @@ import (
 //     keep the current element unless the update is strictly smaller
 //     (larger), as JAX's min/max lowering does.
 
-// scatterRun returns the combiner of primitive prim for dst's dtype;
-// dstStep and srcStep are the walk's innermost strides.
-func scatterRun(prim string, dst, src *Buffer, dstStep, srcStep int) runFunc {
+// scatterRun returns the combiner of primitive prim for dst's dtype, for a
+// walk with steps st.
+func scatterRun(prim string, dst, src *Buffer, st runSteps) runFunc {
 	if prim == "scatter" {
 		switch dst.DType().Size() {
 		case 1:
-			return replaceRun(view[uint8](dst), view[uint8](src), dstStep, srcStep)
+			return replaceRun(view[uint8](dst), view[uint8](src), st)
 		case 2:
-			return replaceRun(view[uint16](dst), view[uint16](src), dstStep, srcStep)
+			return replaceRun(view[uint16](dst), view[uint16](src), st)
 		case 4:
-			return replaceRun(view[uint32](dst), view[uint32](src), dstStep, srcStep)
+			return replaceRun(view[uint32](dst), view[uint32](src), st)
 		case 8:
-			return replaceRun(view[uint64](dst), view[uint64](src), dstStep, srcStep)
+			return replaceRun(view[uint64](dst), view[uint64](src), st)
 		case 16:
-			return replaceRun(view[[2]uint64](dst), view[[2]uint64](src), dstStep, srcStep)
+			return replaceRun(view[[2]uint64](dst), view[[2]uint64](src), st)
 		}
 	}
 	switch dst.DType() {
@@ -50,44 +50,48 @@ func scatterRun(prim string, dst, src *Buffer, dstStep, srcStep int) runFunc {
 		case "scatter-mul":
 			prim = "scatter-min"
 		}
-		return orderedRun(prim, view[uint8](dst), view[uint8](src), dstStep, srcStep)
+		return orderedRun(prim, view[uint8](dst), view[uint8](src), st)
 	case trace.Int8:
-		return orderedRun(prim, view[int8](dst), view[int8](src), dstStep, srcStep)
+		return orderedRun(prim, view[int8](dst), view[int8](src), st)
 	case trace.Int16:
-		return orderedRun(prim, view[int16](dst), view[int16](src), dstStep, srcStep)
+		return orderedRun(prim, view[int16](dst), view[int16](src), st)
 	case trace.Int32:
-		return orderedRun(prim, view[int32](dst), view[int32](src), dstStep, srcStep)
+		return orderedRun(prim, view[int32](dst), view[int32](src), st)
 	case trace.Int64:
-		return orderedRun(prim, view[int64](dst), view[int64](src), dstStep, srcStep)
+		return orderedRun(prim, view[int64](dst), view[int64](src), st)
 	case trace.Uint8:
-		return orderedRun(prim, view[uint8](dst), view[uint8](src), dstStep, srcStep)
+		return orderedRun(prim, view[uint8](dst), view[uint8](src), st)
 	case trace.Uint16:
-		return orderedRun(prim, view[uint16](dst), view[uint16](src), dstStep, srcStep)
+		return orderedRun(prim, view[uint16](dst), view[uint16](src), st)
 	case trace.Uint32:
-		return orderedRun(prim, view[uint32](dst), view[uint32](src), dstStep, srcStep)
+		return orderedRun(prim, view[uint32](dst), view[uint32](src), st)
 	case trace.Float32:
-		return orderedRun(prim, view[float32](dst), view[float32](src), dstStep, srcStep)
+		return orderedRun(prim, view[float32](dst), view[float32](src), st)
 	case trace.Float64:
-		return orderedRun(prim, view[float64](dst), view[float64](src), dstStep, srcStep)
+		return orderedRun(prim, view[float64](dst), view[float64](src), st)
 	case trace.Float16:
-		return halfRun(prim, view[uint16](dst), view[uint16](src), dstStep, srcStep, half.Float16ToFloat32, half.Float16FromFloat32)
+		return halfRun(prim, view[uint16](dst), view[uint16](src), st, half.Float16ToFloat32, half.Float16FromFloat32)
 	case trace.BFloat16:
-		return halfRun(prim, view[uint16](dst), view[uint16](src), dstStep, srcStep, half.BFloat16ToFloat32, half.BFloat16FromFloat32)
+		return halfRun(prim, view[uint16](dst), view[uint16](src), st, half.BFloat16ToFloat32, half.BFloat16FromFloat32)
 	case trace.Complex64:
-		return complexRun(prim, view[complex64](dst), view[complex64](src), dstStep, srcStep)
+		return complexRun(prim, view[complex64](dst), view[complex64](src), st)
 	case trace.Complex128:
-		return complexRun(prim, view[complex128](dst), view[complex128](src), dstStep, srcStep)
+		return complexRun(prim, view[complex128](dst), view[complex128](src), st)
 	}
 	panic("cpu: " + prim + " of dtype " + dst.DType().String())
 }
 
-func replaceRun[E any](dst, src []E, ds, ss int) runFunc {
-	return func(o walkOffsets, n int) {
-		s, d := o[0], o[1]
-		for range n {
-			dst[d] = src[s]
-			d += ds
-			s += ss
+func replaceRun[E any](dst, src []E, st runSteps) runFunc {
+	ds, ss := st.inner[1], st.inner[0]
+	return func(o walkOffsets, n, rows int) {
+		for range rows {
+			s, d := o[0], o[1]
+			for range n {
+				dst[d] = src[s]
+				d += ds
+				s += ss
+			}
+			st.nextRow(&o)
 		}
 	}
 }
@@ -99,42 +103,55 @@ type orderedNumber interface {
 // orderedRun combines real numbers. Go's min and max builtins are exactly
 // IEEE 754-2019 minimum and maximum on floats (NaN if either is NaN, -0
 // below +0).
-func orderedRun[T orderedNumber](prim string, dst, src []T, ds, ss int) runFunc {
+func orderedRun[T orderedNumber](prim string, dst, src []T, st runSteps) runFunc {
+	ds, ss := st.inner[1], st.inner[0] // vector 0 walks the updates, 1 the result
 	switch prim {
 	case "scatter-add":
-		return func(o walkOffsets, n int) {
-			s, d := o[0], o[1]
-			for range n {
-				dst[d] += src[s]
-				d += ds
-				s += ss
+		return func(o walkOffsets, n, rows int) {
+			for range rows {
+				s, d := o[0], o[1]
+				for range n {
+					dst[d] += src[s]
+					d += ds
+					s += ss
+				}
+				st.nextRow(&o)
 			}
 		}
 	case "scatter-mul":
-		return func(o walkOffsets, n int) {
-			s, d := o[0], o[1]
-			for range n {
-				dst[d] *= src[s]
-				d += ds
-				s += ss
+		return func(o walkOffsets, n, rows int) {
+			for range rows {
+				s, d := o[0], o[1]
+				for range n {
+					dst[d] *= src[s]
+					d += ds
+					s += ss
+				}
+				st.nextRow(&o)
 			}
 		}
 	case "scatter-min":
-		return func(o walkOffsets, n int) {
-			s, d := o[0], o[1]
-			for range n {
-				dst[d] = min(dst[d], src[s])
-				d += ds
-				s += ss
+		return func(o walkOffsets, n, rows int) {
+			for range rows {
+				s, d := o[0], o[1]
+				for range n {
+					dst[d] = min(dst[d], src[s])
+					d += ds
+					s += ss
+				}
+				st.nextRow(&o)
 			}
 		}
 	case "scatter-max":
-		return func(o walkOffsets, n int) {
-			s, d := o[0], o[1]
-			for range n {
-				dst[d] = max(dst[d], src[s])
-				d += ds
-				s += ss
+		return func(o walkOffsets, n, rows int) {
+			for range rows {
+				s, d := o[0], o[1]
+				for range n {
+					dst[d] = max(dst[d], src[s])
+					d += ds
+					s += ss
+				}
+				st.nextRow(&o)
 			}
 		}
 	}
@@ -143,7 +160,7 @@ func orderedRun[T orderedNumber](prim string, dst, src []T, ds, ss int) runFunc 
 
 // halfRun combines float16 or bfloat16 bits in float32 and rounds each
 // result back.
-func halfRun(prim string, dst, src []uint16, ds, ss int, widen func(uint16) float32, narrow func(float32) uint16) runFunc {
+func halfRun(prim string, dst, src []uint16, st runSteps, widen func(uint16) float32, narrow func(float32) uint16) runFunc {
 	var op func(x, y float32) float32
 	switch prim {
 	case "scatter-add":
@@ -157,46 +174,60 @@ func halfRun(prim string, dst, src []uint16, ds, ss int, widen func(uint16) floa
 	default:
 		panic("cpu: unknown scatter combiner " + prim)
 	}
-	return func(o walkOffsets, n int) {
-		s, d := o[0], o[1]
-		for range n {
-			dst[d] = narrow(op(widen(dst[d]), widen(src[s])))
-			d += ds
-			s += ss
+	ds, ss := st.inner[1], st.inner[0]
+	return func(o walkOffsets, n, rows int) {
+		for range rows {
+			s, d := o[0], o[1]
+			for range n {
+				dst[d] = narrow(op(widen(dst[d]), widen(src[s])))
+				d += ds
+				s += ss
+			}
+			st.nextRow(&o)
 		}
 	}
 }
 
-func complexRun[T complex64 | complex128](prim string, dst, src []T, ds, ss int) runFunc {
+func complexRun[T complex64 | complex128](prim string, dst, src []T, st runSteps) runFunc {
+	ds, ss := st.inner[1], st.inner[0] // vector 0 walks the updates, 1 the result
 	switch prim {
 	case "scatter-add":
-		return func(o walkOffsets, n int) {
-			s, d := o[0], o[1]
-			for range n {
-				dst[d] += src[s]
-				d += ds
-				s += ss
+		return func(o walkOffsets, n, rows int) {
+			for range rows {
+				s, d := o[0], o[1]
+				for range n {
+					dst[d] += src[s]
+					d += ds
+					s += ss
+				}
+				st.nextRow(&o)
 			}
 		}
 	case "scatter-mul":
-		return func(o walkOffsets, n int) {
-			s, d := o[0], o[1]
-			for range n {
-				dst[d] *= src[s]
-				d += ds
-				s += ss
+		return func(o walkOffsets, n, rows int) {
+			for range rows {
+				s, d := o[0], o[1]
+				for range n {
+					dst[d] *= src[s]
+					d += ds
+					s += ss
+				}
+				st.nextRow(&o)
 			}
 		}
 	case "scatter-min", "scatter-max":
 		isMax := prim == "scatter-max"
-		return func(o walkOffsets, n int) {
-			s, d := o[0], o[1]
-			for range n {
-				if !keepLexicographic(dst[d], src[s], isMax) {
-					dst[d] = src[s]
+		return func(o walkOffsets, n, rows int) {
+			for range rows {
+				s, d := o[0], o[1]
+				for range n {
+					if !keepLexicographic(dst[d], src[s], isMax) {
+						dst[d] = src[s]
+					}
+					d += ds
+					s += ss
 				}
-				d += ds
-				s += ss
+				st.nextRow(&o)
 			}
 		}
 	}

@@ -80,19 +80,23 @@ func scatterKernel(e *trace.Eqn, in, out []*Buffer) error {
 	}
 	batch = batch.simplified()
 	batchOffsets := make([]int, 0, n)
-	batch.run(0, n, func(o walkOffsets, k int) {
-		for i := range k {
-			batchOffsets = append(batchOffsets, o[0]+i*batch.innerStride(0))
+	bst := batch.steps()
+	batch.run(0, n, func(o walkOffsets, k, rows int) {
+		for range rows {
+			for i := range k {
+				batchOffsets = append(batchOffsets, o[0]+i*bst.inner[0])
+			}
+			bst.nextRow(&o)
 		}
 	})
 
-	apply := scatterRun(e.Prim.Name, y, updates, win.innerStride(1), win.innerStride(0))
+	apply := scatterRun(e.Prim.Name, y, updates, win.steps())
 	for b, start := range starts {
 		if start < 0 {
 			continue
 		}
 		if windowSize == 1 {
-			apply(walkOffsets{batchOffsets[b], start}, 1)
+			apply(walkOffsets{batchOffsets[b], start}, 1, 1)
 			continue
 		}
 		at := win

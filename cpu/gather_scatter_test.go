@@ -197,7 +197,7 @@ func TestScatterBoolAddAndMulCombiners(t *testing.T) {
 	} {
 		dst := bufferOf(t, trace.Bool, []int{4}, false, false, true, true)
 		src := bufferOf(t, trace.Bool, []int{4}, false, true, false, true)
-		scatterRun(tt.prim, dst, src, 1, 1)(walkOffsets{0, 0}, 4)
+		scatterRun(tt.prim, dst, src, runSteps{inner: walkOffsets{1, 1}, outer: walkOffsets{2, 2}})(walkOffsets{}, 2, 2)
 		checkElements(t, "bool "+tt.prim, dst, tt.want...)
 	}
 }

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -132,6 +133,13 @@ func gatherKernel(e *trace.Eqn, in, out []*Buffer) error {
 	sizes := e.Params.Ints("slice_sizes")
 	mode, _ := trace.ParamAs[trace.GatherScatterMode](e.Params, "mode")
 	opShape := operand.Shape()
+	for d, size := range sizes {
+		// The shape rule (as JAX's) checks slice sizes only when the indices
+		// are non-empty, but index vectors of length 0 still make windows.
+		if size > opShape[d] {
+			return fmt.Errorf("slice size %d of dimension %d exceeds the operand's %d", size, d, opShape[d])
+		}
+	}
 	ws := newWindowStarts(opShape, sizes, dn.StartIndexMap, dn.OperandBatchingDims, dn.StartIndicesBatchingDims,
 		indices.Shape(), mode != trace.GatherFillOrDrop)
 	starts := ws.compute(indices, batchCount(indices.Shape()))

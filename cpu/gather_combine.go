@@ -15,8 +15,9 @@ import (
 //   - scatter-add and scatter-mul wrap on integers and round on floats
 //     after every update; float16 and bfloat16 combine in float32 and round
 //     back after each update, so their sums round as a chain of 16-bit adds
-//     would. For bool (which the trace rule does not admit today, unlike
-//     JAX) add is logical or and mul is logical and.
+//     would. For bool, add is logical or and mul is logical and. (The
+//     trace rule rejects bool scatter-add and scatter-mul today, as JAX
+//     does in effect: its update computation lax.add rejects bool.)
 //   - scatter-min and scatter-max are lax.min and lax.max: on floats they
 //     propagate NaN and order -0 below +0 (IEEE 754-2019 minimum and
 //     maximum, as XLA's CPU backend computes them); on bool they are and and

@@ -185,8 +185,9 @@ func TestScatterCombinersByDType(t *testing.T) {
 	checkElements(t, "complex mul", y, c(-2, 1), c(6, 0), c(0, 0))
 }
 
-// The trace rule admits no bool scatter-add or scatter-mul (JAX's does);
-// the combiners still define them as or and and.
+// The trace rule admits no bool scatter-add or scatter-mul, so the
+// combiners, which define them as or and and, are tested directly, over a
+// block of two rows.
 func TestScatterBoolAddAndMulCombiners(t *testing.T) {
 	for _, tt := range []struct {
 		prim string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/jaxsh/jaxsh/trace"
@@ -82,6 +83,16 @@ func TestGatherNumPyIndexingPatterns(t *testing.T) {
 	wide := trace.GatherDimensionNumbers{OffsetDims: []int{1}, StartIndexMap: []int{0}}
 	y = applyOneResult(t, "gather", gatherParams(wide, []int{3}, clip, nil), v, bufferOf(t, trace.Int32, []int{2, 1}, 1, 3))
 	checkElements(t, "windows", y, floatValues(1, 2, 3, 3, 4, 5)...)
+
+	// Index vectors of length 0 select windows at the origin; the shape
+	// rule lets their slice sizes exceed the operand, the kernel does not.
+	y = applyOneResult(t, "gather", gatherParams(trace.GatherDimensionNumbers{OffsetDims: []int{1}}, []int{2}, clip, nil),
+		v, bufferOf(t, trace.Int32, []int{2, 0}))
+	checkElements(t, "empty index vectors", y, floatValues(0, 1, 0, 1)...)
+	if _, err := applyErr("gather", gatherParams(trace.GatherDimensionNumbers{OffsetDims: []int{1}}, []int{7}, clip, nil),
+		v, bufferOf(t, trace.Int32, []int{2, 0})); err == nil || !strings.Contains(err.Error(), "slice size 7") {
+		t.Errorf("window larger than the operand: err = %v", err)
+	}
 
 	// Empty indices give an empty output.
 	y = applyOneResult(t, "gather", gatherParams(takeRows, []int{1, 3}, clip, nil), x, bufferOf(t, trace.Int32, []int{0, 1}))

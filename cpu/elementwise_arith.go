@@ -29,6 +29,9 @@ import (
 //     CPU emitter does (max(a, b) = a >= b || isnan(a) ? a : b; NumPy's
 //     maximum agrees). clamp(lo, x, hi) is min(hi, max(lo, x)) with those
 //     semantics, so a nan in any operand gives nan and lo > hi gives hi.
+//   - Complex max and min compare lexicographically, real parts first, and
+//     pick the second operand unless the first wins strictly (JAX's
+//     lowering; a nan part loses every comparison).
 //   - sign(±0) = ±0 and sign(nan) = nan; for complex x it is x/|x| (0 at 0).
 //   - integer_pow multiplies in JAX's order (repeated squaring, low bits
 //     first), so float results match JAX's bit for bit; a negative y (floats
@@ -111,6 +114,8 @@ func defineComplexArith[T complexElem, R floatElem](dt, realDT trace.DType) {
 	defBinary("mul", dt, dt, mulBlock[T])
 	defBinary("div", dt, dt, divBlock[T])
 	defBinary("pow", dt, dt, powComplexBlock[T])
+	defBinary("max", dt, dt, maxComplexBlock[T])
+	defBinary("min", dt, dt, minComplexBlock[T])
 	defUnary("neg", dt, dt, negBlock[T])
 	defUnary("sign", dt, dt, signComplexBlock[T])
 	defUnary("abs", dt, realDT, absComplexBlock[T, R])
@@ -268,6 +273,30 @@ func xlaMin[T floatElem](a, b T) T {
 		return a
 	}
 	return b
+}
+
+func maxComplexBlock[T complexElem](dst, x, y []T) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		a, b := complex128(x[i]), complex128(y[i])
+		if real(a) > real(b) || real(a) == real(b) && imag(a) > imag(b) {
+			dst[i] = x[i]
+		} else {
+			dst[i] = y[i]
+		}
+	}
+}
+
+func minComplexBlock[T complexElem](dst, x, y []T) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		a, b := complex128(x[i]), complex128(y[i])
+		if real(a) < real(b) || real(a) == real(b) && imag(a) < imag(b) {
+			dst[i] = x[i]
+		} else {
+			dst[i] = y[i]
+		}
+	}
 }
 
 func clampIntBlock[T intElem](dst, lo, x, hi []T) {

@@ -135,6 +135,10 @@ func TestComplexArithmetic(t *testing.T) {
 		{"sign", nil, dts(c128), [][]any{{complex(3, 4), complex(0, 0)}}, []any{complex(0.6, 0.8), complex(0, 0)}},
 		{"square", nil, dts(c64), [][]any{{complex(0, 1)}}, []any{complex(-1, 0)}},
 		{"integer_pow", trace.Params{"y": -1}, dts(c128), [][]any{{complex(0, 2)}}, []any{complex(0, -0.5)}},
+		// max and min compare (real, imag) lexicographically; nan loses.
+		{"max", nil, dts(c128), [][]any{{complex(1, 5), complex(2, 0), complex(1, 1), complex(nan, 0)}, {complex(2, 0), complex(2, -1), complex(1, 1), complex(0, 0)}},
+			[]any{complex(2, 0), complex(2, 0), complex(1, 1), complex(0, 0)}},
+		{"min", nil, dts(c64), [][]any{{complex(1, 5), complex(2, 0)}, {complex(2, 0), complex(2, -1)}}, []any{complex(1, 5), complex(2, -1)}},
 	})
 	// abs of a complex number is real.
 	out := apply(t, "abs", nil, bufferOf(t, c64, []int{2}, complex(3, 4), complex(math.Inf(-1), 1)))

@@ -66,8 +66,6 @@ var noBlockOp = map[string]string{
 	"log1p/complex":    "as exp2",
 	"logistic/complex": "as exp2",
 	"atan2/complex":    "atan2 is real-only in XLA; lax accepts complex dtypes by its inexact set only",
-	"max/complex":      "XLA orders complex numbers lexicographically; jnp implements complex maximum itself",
-	"min/complex":      "as max",
 }
 
 func TestEveryElementwisePrimitiveHasAKernel(t *testing.T) {

@@ -1,0 +1,293 @@
+package cpu
+
+import (
+	"slices"
+
+	"github.com/jaxsh/jaxsh/trace"
+)
+
+// dot_general with any dimension numbers.
+//
+// Layout. No operand is transposed in memory: each operand gets offset
+// tables, one per role (batch, free, contracting), listing where each
+// flattened index of that role starts, so A(b, i, k) = lhs[lb[b]+lm[i]+lk[k]]
+// and B(b, k, j) = rhs[rb[b]+rk[k]+rn[j]] for any layout. The matmul reads
+// operands only while packing panels (dot_gemm.go), which is where the
+// tables are used; matrix-vector products read rows directly.
+//
+// Arithmetic. Both operands are converted to one compute type first:
+//   - complex if any of lhs, rhs, result is complex (complex128 when one of
+//     them is complex128 or float64);
+//   - otherwise float64 if any is float64, float32 if any is a float
+//     (float16/bfloat16 widen exactly to float32; integer operands of a
+//     float preferred_element_type convert to it, as lax does);
+//   - otherwise the integer result type itself: wrapping arithmetic in the
+//     result's width equals computing exactly and wrapping at the end;
+//   - a bool result (bool operands) counts in int64 and is count != 0, the
+//     OR of ANDs.
+//
+// Every output element is Σ_k a·b accumulated in k order from +0 in the
+// compute type, each product rounded before it is added (no fused
+// multiply-add, the same in Go and in the assembly kernels, so every path
+// gives bit-identical results; Go would fuse x*y+z on some platforms, which
+// the explicit T(x*y) conversions forbid). float32 stays float32 throughout:
+// no reduced-precision (TF32-like) shortcut. The result is then rounded once
+// into the result dtype (float16/bfloat16 from float32).
+
+func init() { registerKernel("dot_general", dotKernel) }
+
+func dotKernel(e *trace.Eqn, in, out []*Buffer) error {
+	dn, _ := trace.ParamAs[trace.DotDimensionNumbers](e.Params, "dimension_numbers")
+	lhs, rhs, dst := in[0], in[1], out[0]
+	g := newDotGeometry(lhs.Shape(), rhs.Shape(), dn)
+	if dst.Len() == 0 {
+		return nil
+	}
+	ct := dotComputeType(lhs.DType(), rhs.DType(), dst.DType())
+	switch ct {
+	case trace.Float32:
+		dotTyped[float32](g, lhs, rhs, dst, ct)
+	case trace.Float64:
+		dotTyped[float64](g, lhs, rhs, dst, ct)
+	case trace.Int8:
+		dotTyped[int8](g, lhs, rhs, dst, ct)
+	case trace.Int16:
+		dotTyped[int16](g, lhs, rhs, dst, ct)
+	case trace.Int32:
+		dotTyped[int32](g, lhs, rhs, dst, ct)
+	case trace.Int64:
+		dotTyped[int64](g, lhs, rhs, dst, ct)
+	case trace.Uint8:
+		dotTyped[uint8](g, lhs, rhs, dst, ct)
+	case trace.Uint16:
+		dotTyped[uint16](g, lhs, rhs, dst, ct)
+	case trace.Uint32:
+		dotTyped[uint32](g, lhs, rhs, dst, ct)
+	case trace.Complex64:
+		dotTyped[complex64](g, lhs, rhs, dst, ct)
+	case trace.Complex128:
+		dotTyped[complex128](g, lhs, rhs, dst, ct)
+	default:
+		panic("cpu: dot_general computing in " + ct.String())
+	}
+	return nil
+}
+
+// dotComputeType is the type the products and sums are computed in (see
+// the package comment above).
+func dotComputeType(l, r, out trace.DType) trace.DType {
+	has := func(pred func(trace.DType) bool) bool { return pred(l) || pred(r) || pred(out) }
+	wide := has(func(d trace.DType) bool { return d == trace.Float64 || d == trace.Complex128 })
+	switch {
+	case has(trace.DType.IsComplex):
+		if wide {
+			return trace.Complex128
+		}
+		return trace.Complex64
+	case has(trace.DType.IsFloat):
+		if wide {
+			return trace.Float64
+		}
+		return trace.Float32
+	case out == trace.Bool:
+		return trace.Int64
+	}
+	return out
+}
+
+// dotGeometry is dot_general's iteration space: batch × m × n outputs, each
+// a sum over k, with the offset tables of both operands.
+type dotGeometry struct {
+	batch, m, n, k int
+	lb, lm, lk     []int // lhs offsets: batch, free (rows), contracting
+	rb, rk, rn     []int // rhs offsets: batch, contracting, free (columns)
+}
+
+func newDotGeometry(ls, rs trace.Shape, dn trace.DotDimensionNumbers) dotGeometry {
+	free := func(rank int, used ...[]int) []int {
+		var dims []int
+		for d := range rank {
+			if !slices.Contains(used[0], d) && !slices.Contains(used[1], d) {
+				dims = append(dims, d)
+			}
+		}
+		return dims
+	}
+	g := dotGeometry{
+		lb: offsetTable(ls, dn.LhsBatch),
+		lm: offsetTable(ls, free(len(ls), dn.LhsBatch, dn.LhsContracting)),
+		lk: offsetTable(ls, dn.LhsContracting),
+		rb: offsetTable(rs, dn.RhsBatch),
+		rk: offsetTable(rs, dn.RhsContracting),
+		rn: offsetTable(rs, free(len(rs), dn.RhsBatch, dn.RhsContracting)),
+	}
+	g.batch, g.m, g.n, g.k = len(g.lb), len(g.lm), len(g.rn), len(g.lk)
+	return g
+}
+
+// offsetTable lists, for every index over dims (row-major in the order
+// given), the element offset it contributes in a row-major array of shape.
+func offsetTable(shape trace.Shape, dims []int) []int {
+	strides := make([]int, len(shape))
+	st := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		strides[d] = st
+		st *= shape[d]
+	}
+	table := []int{0}
+	for _, d := range dims {
+		next := make([]int, 0, len(table)*shape[d])
+		for _, base := range table {
+			for i := range shape[d] {
+				next = append(next, base+i*strides[d])
+			}
+		}
+		table = next
+	}
+	return table
+}
+
+// unitStride reports whether a table is 0, 1, 2, ...: the role's indices
+// are contiguous in memory.
+func unitStride(table []int) bool {
+	for i, o := range table {
+		if o != i {
+			return false
+		}
+	}
+	return true
+}
+
+// dotElem is what dot_general computes in.
+type dotElem interface {
+	elemInt | elemFloat | elemComplex
+}
+
+func dotTyped[T dotElem](g dotGeometry, lhs, rhs, dst *Buffer, ct trace.DType) {
+	a, b := dotOperand[T](lhs, ct), dotOperand[T](rhs, ct)
+	acc := dst // where the result is computed: dst itself, or a buffer of ct
+	if dst.DType() != ct {
+		acc = newBuffer(dst.dev, trace.AVal{Shape: dst.Shape(), DType: ct})
+	}
+	c := view[T](acc)
+	if g.k > 0 {
+		switch {
+		case g.n == 1:
+			dotRowsTimesVector(g.batch, g.m, g.k, a, g.lb, g.lm, g.lk, b, g.rb, g.rk, c)
+		case g.m == 1:
+			dotRowsTimesVector(g.batch, g.n, g.k, b, g.rb, g.rn, g.rk, a, g.lb, g.lk, c)
+		default:
+			gemm(g, a, b, c)
+		}
+	}
+	if acc != dst {
+		dotStoreResult(acc, dst)
+	}
+}
+
+// dotOperand returns an operand's elements in the compute type ct.
+func dotOperand[T dotElem](x *Buffer, ct trace.DType) []T {
+	switch {
+	case x.DType() == ct:
+		return view[T](x)
+	case isHalf(x.DType()) && ct == trace.Float32:
+		return view[T](widenHalf(x))
+	}
+	conv := newBuffer(x.dev, trace.AVal{Shape: x.Shape(), DType: ct})
+	_ = convertKernel(nil, []*Buffer{x}, []*Buffer{conv})
+	return view[T](conv)
+}
+
+// dotStoreResult rounds or converts the computed result into dst.
+func dotStoreResult(src, dst *Buffer) {
+	switch {
+	case src.DType() == trace.Float32 && isHalf(dst.DType()):
+		narrowHalf(src, dst)
+	case src.DType() == trace.Int64 && dst.DType() == trace.Bool:
+		s, d := view[int64](src), view[bool](dst)
+		for i, v := range s {
+			d[i] = v != 0
+		}
+	default:
+		_ = convertKernel(nil, []*Buffer{src}, []*Buffer{dst})
+	}
+}
+
+// dotRowsTimesVector computes c[b, i] = Σ_k X(b, i, k) · v(b, k), where
+// X(b, i, k) = x[xb[b]+xi[i]+xk[k]] and v(b, k) = y[yb[b]+yk[k]]: a
+// matrix-vector product, which packing would only slow down. Rows are
+// contiguous in k (four dot products at a time), or the row index is
+// contiguous (whole columns scaled and added, as in axpy), or neither
+// (gathered through the tables).
+func dotRowsTimesVector[T dotElem](batch, rows, k int, x []T, xb, xi, xk []int, y []T, yb, yk []int, c []T) {
+	vecs := make([]T, batch*k)
+	for b := range batch {
+		for kk, o := range yk {
+			vecs[b*k+kk] = y[yb[b]+o]
+		}
+	}
+	kContig, rowContig := unitStride(xk), unitStride(xi)
+	// Units of work: blocks of rows within one batch element.
+	const rowBlock = 64
+	blocks := (rows + rowBlock - 1) / rowBlock
+	pool.parallelFor(batch*blocks, max(1, grainElements/(k*rowBlock)), func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			b, i0 := u/blocks, (u%blocks)*rowBlock
+			i1 := min(i0+rowBlock, rows)
+			v, out := vecs[b*k:(b+1)*k], c[b*rows+i0:b*rows+i1]
+			switch {
+			case kContig:
+				dotRowsContiguous(x, xb[b], xi[i0:i1], k, v, out)
+			case rowContig:
+				dotColumnsAxpy(x[xb[b]+i0:], xk, i1-i0, v, out)
+			default:
+				for r, io := range xi[i0:i1] {
+					var acc T
+					for kk, ko := range xk {
+						acc += T(x[xb[b]+io+ko] * v[kk])
+					}
+					out[r] = acc
+				}
+			}
+		}
+	})
+}
+
+// dotRowsContiguous: rows start at base+starts[r] and run along k.
+func dotRowsContiguous[T dotElem](x []T, base int, starts []int, k int, v []T, out []T) {
+	r := 0
+	for ; r+4 <= len(starts); r += 4 {
+		x0 := x[base+starts[r]:][:k]
+		x1 := x[base+starts[r+1]:][:k]
+		x2 := x[base+starts[r+2]:][:k]
+		x3 := x[base+starts[r+3]:][:k]
+		var a0, a1, a2, a3 T
+		for kk, w := range v[:k] {
+			a0 += T(x0[kk] * w)
+			a1 += T(x1[kk] * w)
+			a2 += T(x2[kk] * w)
+			a3 += T(x3[kk] * w)
+		}
+		out[r], out[r+1], out[r+2], out[r+3] = a0, a1, a2, a3
+	}
+	for ; r < len(starts); r++ {
+		row := x[base+starts[r]:][:k]
+		var acc T
+		for kk, w := range v[:k] {
+			acc += T(row[kk] * w)
+		}
+		out[r] = acc
+	}
+}
+
+// dotColumnsAxpy: row r of the block is at x[r + kOff[k]], so for each k
+// the block's elements are contiguous; out accumulates them scaled by v[k].
+func dotColumnsAxpy[T dotElem](x []T, kOff []int, n int, v []T, out []T) {
+	clear(out)
+	for kk, ko := range kOff {
+		w, col := v[kk], x[ko:ko+n]
+		for r, e := range col {
+			out[r] += T(e * w)
+		}
+	}
+}

@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package cpu
+
+// No assembly kernels on this architecture: matmuls use the portable one.
+var (
+	gemmFloat32Available []gemmKernel[float32]
+	gemmFloat64Available []gemmKernel[float64]
+)

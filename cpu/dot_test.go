@@ -1,0 +1,287 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/jaxsh/jaxsh/trace"
+)
+
+func dotDims(lc, rc, lb, rb []int) trace.DotDimensionNumbers {
+	z := func(x []int) []int {
+		if x == nil {
+			return []int{}
+		}
+		return x
+	}
+	return trace.DotDimensionNumbers{LhsContracting: z(lc), RhsContracting: z(rc), LhsBatch: z(lb), RhsBatch: z(rb)}
+}
+
+func dotApply(t testing.TB, lhs, rhs *Buffer, dn trace.DotDimensionNumbers, preferred trace.DType) *Buffer {
+	t.Helper()
+	p := trace.Params{"dimension_numbers": dn, "precision": nil, "preferred_element_type": nil}
+	if preferred != trace.InvalidDType {
+		p["preferred_element_type"] = preferred
+	}
+	return apply(t, "dot_general", p, lhs, rhs)[0]
+}
+
+// refDot is dot_general written directly from its definition: walk the
+// output's (batch, lhs free, rhs free) coordinates and, for each, every
+// contracting coordinate in row-major order, adding mulAdd's products from
+// zero.
+func refDot[T any](ls, rs []int, dn trace.DotDimensionNumbers, a, b []T, mulAdd func(acc, x, y T) T) []T {
+	strides := func(s []int) []int {
+		st := make([]int, len(s))
+		n := 1
+		for d := len(s) - 1; d >= 0; d-- {
+			st[d], n = n, n*s[d]
+		}
+		return st
+	}
+	lst, rst := strides(ls), strides(rs)
+	var lfree, rfree []int
+	for d := range ls {
+		if !slices.Contains(dn.LhsBatch, d) && !slices.Contains(dn.LhsContracting, d) {
+			lfree = append(lfree, d)
+		}
+	}
+	for d := range rs {
+		if !slices.Contains(dn.RhsBatch, d) && !slices.Contains(dn.RhsContracting, d) {
+			rfree = append(rfree, d)
+		}
+	}
+	// counter iterates every coordinate of dims (row-major).
+	counter := func(shape, dims []int) [][]int {
+		out := [][]int{{}}
+		for _, d := range dims {
+			var next [][]int
+			for _, c := range out {
+				for i := range shape[d] {
+					next = append(next, append(slices.Clone(c), i))
+				}
+			}
+			out = next
+		}
+		return out
+	}
+	var out []T
+	ks := counter(ls, dn.LhsContracting)
+	for _, bc := range counter(ls, dn.LhsBatch) {
+		for _, mc := range counter(ls, lfree) {
+			for _, nc := range counter(rs, rfree) {
+				var acc T
+				for _, kc := range ks {
+					li, ri := 0, 0
+					for i, d := range dn.LhsBatch {
+						li += bc[i] * lst[d]
+						ri += bc[i] * rst[dn.RhsBatch[i]]
+					}
+					for i, d := range lfree {
+						li += mc[i] * lst[d]
+					}
+					for i, d := range rfree {
+						ri += nc[i] * rst[d]
+					}
+					for i, d := range dn.LhsContracting {
+						li += kc[i] * lst[d]
+						ri += kc[i] * rst[dn.RhsContracting[i]]
+					}
+					acc = mulAdd(acc, a[li], b[ri])
+				}
+				out = append(out, acc)
+			}
+		}
+	}
+	return out
+}
+
+func f32MulAdd(acc, x, y float32) float32 { return acc + float32(x*y) }
+
+func randomValues(rng *rand.Rand, n int, small bool) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		if small {
+			v[i] = float64(rng.IntN(7) - 3)
+		} else {
+			v[i] = float64(float32(rng.NormFloat64()))
+		}
+	}
+	return v
+}
+
+func toFloat32s(v []float64) []float32 {
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(x)
+	}
+	return out
+}
+
+// Layouts and dimension numbers of every kind, float32, against the
+// sequential reference bit for bit (the kernels promise the same sum order).
+func TestDotGeneralLayoutsFloat32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	cases := []struct {
+		name   string
+		ls, rs []int
+		dn     trace.DotDimensionNumbers
+	}{
+		{"matmul", []int{37, 53}, []int{53, 29}, dotDims([]int{1}, []int{0}, nil, nil)},
+		{"small", []int{2, 3}, []int{3, 2}, dotDims([]int{1}, []int{0}, nil, nil)},
+		{"lhs transposed", []int{53, 37}, []int{53, 29}, dotDims([]int{0}, []int{0}, nil, nil)},
+		{"rhs transposed", []int{37, 53}, []int{29, 53}, dotDims([]int{1}, []int{1}, nil, nil)},
+		{"both transposed", []int{53, 37}, []int{29, 53}, dotDims([]int{0}, []int{1}, nil, nil)},
+		{"matrix-vector", []int{70, 300}, []int{300}, dotDims([]int{1}, []int{0}, nil, nil)},
+		{"transposed matrix-vector", []int{300, 70}, []int{300}, dotDims([]int{0}, []int{0}, nil, nil)},
+		{"vector-matrix", []int{300}, []int{300, 70}, dotDims([]int{0}, []int{0}, nil, nil)},
+		{"vector-vector", []int{1000}, []int{1000}, dotDims([]int{0}, []int{0}, nil, nil)},
+		{"outer product", []int{9}, []int{11}, dotDims(nil, nil, nil, nil)},
+		{"batched", []int{3, 17, 40}, []int{3, 40, 19}, dotDims([]int{2}, []int{1}, []int{0}, []int{0})},
+		{"batch in the middle", []int{17, 3, 40}, []int{40, 19, 3}, dotDims([]int{2}, []int{0}, []int{1}, []int{2})},
+		{"batched matrix-vector", []int{4, 30, 20}, []int{4, 20}, dotDims([]int{2}, []int{1}, []int{0}, []int{0})},
+		{"two contracting dims", []int{2, 6, 5, 7}, []int{7, 6, 3}, dotDims([]int{1, 3}, []int{1, 0}, nil, nil)},
+		{"two batch dims", []int{2, 3, 5, 4}, []int{3, 2, 4, 6}, dotDims([]int{3}, []int{2}, []int{0, 1}, []int{1, 0})},
+		{"several kc blocks", []int{40, 700}, []int{700, 45}, dotDims([]int{1}, []int{0}, nil, nil)},
+		{"many tiles", []int{150, 300}, []int{300, 600}, dotDims([]int{1}, []int{0}, nil, nil)},
+	}
+	for _, tc := range cases {
+		sz := func(s []int) int {
+			n := 1
+			for _, d := range s {
+				n *= d
+			}
+			return n
+		}
+		av, bv := randomValues(rng, sz(tc.ls), false), randomValues(rng, sz(tc.rs), false)
+		lhs, rhs := bufferOf(t, trace.Float32, tc.ls, anys(av)...), bufferOf(t, trace.Float32, tc.rs, anys(bv)...)
+		got := dotApply(t, lhs, rhs, tc.dn, trace.InvalidDType)
+		want := refDot(tc.ls, tc.rs, tc.dn, toFloat32s(av), toFloat32s(bv), f32MulAdd)
+		if got.Len() != len(want) {
+			t.Fatalf("%s: %d elements, want %d", tc.name, got.Len(), len(want))
+		}
+		g := view[float32](got)
+		for i := range want {
+			if math.Float32bits(g[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%s: element %d = %v, want %v (sequential float32 sum)", tc.name, i, g[i], want[i])
+			}
+		}
+	}
+}
+
+// Integer, bool, half, float64, complex and mixed dtypes; small integer
+// values keep every float result exact, so each dtype's result is the exact
+// sum converted once.
+func TestDotGeneralDTypes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	ls, rs := []int{2, 13, 21}, []int{2, 21, 9}
+	dn := dotDims([]int{2}, []int{1}, []int{0}, []int{0})
+	av, bv := randomValues(rng, 2*13*21, true), randomValues(rng, 2*21*9, true)
+	exact := refDot(ls, rs, dn, av, bv, func(acc, x, y float64) float64 { return acc + x*y })
+	cases := []struct{ l, r, preferred, want trace.DType }{
+		{trace.Float64, trace.Float64, trace.InvalidDType, trace.Float64},
+		{trace.Int32, trace.Int32, trace.InvalidDType, trace.Int32},
+		{trace.Int8, trace.Int8, trace.InvalidDType, trace.Int8},
+		{trace.Int8, trace.Int8, trace.Int32, trace.Int32},
+		{trace.Int16, trace.Int64, trace.InvalidDType, trace.Int64},
+		{trace.Float16, trace.Float16, trace.InvalidDType, trace.Float16},
+		{trace.BFloat16, trace.BFloat16, trace.Float32, trace.Float32},
+		{trace.Int32, trace.Int32, trace.Float32, trace.Float32},
+		{trace.Int8, trace.Float32, trace.InvalidDType, trace.Float32},
+		{trace.Float32, trace.Float64, trace.InvalidDType, trace.Float64},
+		{trace.Complex64, trace.Complex64, trace.InvalidDType, trace.Complex64},
+		{trace.Float32, trace.Complex128, trace.InvalidDType, trace.Complex128},
+	}
+	for _, tc := range cases {
+		what := fmt.Sprintf("%s·%s preferred %s", tc.l, tc.r, tc.preferred)
+		got := dotApply(t, bufferOf(t, tc.l, ls, anys(av)...), bufferOf(t, tc.r, rs, anys(bv)...), dn, tc.preferred)
+		if got.DType() != tc.want {
+			t.Fatalf("%s: dtype %s, want %s", what, got.DType(), tc.want)
+		}
+		checkElements(t, what, got, elements(bufferOf(t, tc.want, got.Shape(), anys(exact)...))...)
+	}
+}
+
+func TestDotGeneralIntegerWrapAndBool(t *testing.T) {
+	mm := dotDims([]int{1}, []int{0}, nil, nil)
+	a := bufferOf(t, trace.Int32, []int{1, 2}, 1<<30, 1<<30)
+	b := bufferOf(t, trace.Int32, []int{2, 1}, 4, 3)
+	// 2^32 + 3·2^30 wraps to 3·2^30 = -2^30 as int32.
+	checkElements(t, "int32 wraps", dotApply(t, a, b, mm, trace.InvalidDType), -(1 << 30))
+	u := bufferOf(t, trace.Uint8, []int{2, 2}, 200, 100, 3, 255)
+	v := bufferOf(t, trace.Uint8, []int{2, 2}, 2, 1, 1, 2)
+	checkElements(t, "uint8 wraps", dotApply(t, u, v, mm, trace.InvalidDType),
+		(400+100)%256, (200+200)%256, (6+255)%256, (3+510)%256)
+
+	p := bufferOf(t, trace.Bool, []int{2, 3}, true, false, true, false, false, true)
+	q := bufferOf(t, trace.Bool, []int{3, 2}, false, true, true, false, false, false)
+	checkElements(t, "bool", dotApply(t, p, q, mm, trace.InvalidDType), false, true, false, false)
+	// Many true products: a count that would wrap a narrow counter is still true.
+	n := 512
+	ones := make([]any, n)
+	for i := range ones {
+		ones[i] = true
+	}
+	x, y := bufferOf(t, trace.Bool, []int{1, n}, ones...), bufferOf(t, trace.Bool, []int{n, 1}, ones...)
+	checkElements(t, "bool count 512", dotApply(t, x, y, mm, trace.InvalidDType), true)
+	i := bufferOf(t, trace.Int32, []int{3, 2}, 5, -1, 2, 7, 0, 3)
+	checkElements(t, "bool·int32", dotApply(t, p, i, mm, trace.InvalidDType), 5, 2, 0, 3)
+}
+
+func TestDotGeneralEmptyAndSigns(t *testing.T) {
+	mm := dotDims([]int{1}, []int{0}, nil, nil)
+	a, b := bufferOf(t, trace.Float32, []int{2, 0}), bufferOf(t, trace.Float32, []int{0, 3})
+	checkElements(t, "k = 0", dotApply(t, a, b, mm, trace.InvalidDType), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+	c := bufferOf(t, trace.Float32, []int{0, 4})
+	if got := dotApply(t, c, bufferOf(t, trace.Float32, []int{4, 3}, anys(make([]float64, 12))...), mm, trace.InvalidDType); got.Len() != 0 {
+		t.Errorf("m = 0: %d elements", got.Len())
+	}
+	h := bufferOf(t, trace.Float16, []int{3, 0})
+	checkElements(t, "float16 k = 0", dotApply(t, h, bufferOf(t, trace.Float16, []int{0, 1}), mm, trace.InvalidDType), 0.0, 0.0, 0.0)
+	// Sums start from +0.0: a single -0.0 product gives +0.0.
+	z := bufferOf(t, trace.Float32, []int{1, 1}, -0.0)
+	o := bufferOf(t, trace.Float32, []int{1, 5}, 1.0, 1.0, 1.0, 1.0, 1.0)
+	checkElements(t, "-0.0 product", dotApply(t, z, o, mm, trace.InvalidDType), 0.0, 0.0, 0.0, 0.0, 0.0)
+	nan := math.NaN()
+	w := bufferOf(t, trace.Float32, []int{2, 2}, nan, 1.0, 1.0, 1.0)
+	checkElements(t, "NaN", dotApply(t, w, bufferOf(t, trace.Float32, []int{2, 2}, 1.0, 0.0, 0.0, 1.0), mm, trace.InvalidDType), nan, nan, 1.0, 1.0)
+}
+
+// Every assembly micro-kernel this machine runs computes the same bits as
+// the portable one, on ragged shapes that exercise the edge tiles and
+// several kc blocks.
+func TestGemmKernelsAgree(t *testing.T) {
+	if len(gemmFloat32Available)+len(gemmFloat64Available) == 0 {
+		t.Skip("no assembly kernels on this machine")
+	}
+	for _, kern := range gemmFloat32Available {
+		checkKernelAgrees(t, kern, func(v []float64) []float32 { return toFloat32s(v) })
+	}
+	for _, kern := range gemmFloat64Available {
+		checkKernelAgrees(t, kern, func(v []float64) []float64 { return v })
+	}
+}
+
+func checkKernelAgrees[T float32 | float64](t *testing.T, kern gemmKernel[T], conv func([]float64) []T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	for _, sz := range [][3]int{{1, 1, 1}, {5, 7, 3}, {13, 600, 41}, {97, 33, 100}, {200, 257, 130}} {
+		m, k, n := sz[0], sz[1], sz[2]
+		a, b := conv(randomValues(rng, m*k, false)), conv(randomValues(rng, k*n, false))
+		// Products that are not exact in T, so rounding order shows.
+		for i := range a {
+			a[i] *= T(1.0 + 1.0/3)
+		}
+		g := newDotGeometry([]int{m, k}, []int{k, n}, dotDims([]int{1}, []int{0}, nil, nil))
+		want, got := make([]T, m*n), make([]T, m*n)
+		gemmWith(gemmKernel[T]{mr: 2, nr: 4, tile: gemmTile2x4[T]}, g, a, b, want)
+		gemmWith(kern, g, a, b, got)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%T %v: element %d = %v from the %dx%d kernel, %v from the portable one", want[0], sz, i, got[i], kern.mr, kern.nr, want[i])
+			}
+		}
+	}
+}

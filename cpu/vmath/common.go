@@ -34,58 +34,83 @@ func checkLen(dst, x int) {
 	}
 }
 
-// unary drives a one-input function over x. dst and x may be the same
-// slice: each run is checked before the kernel overwrites it, and the
-// kernel and the scalar form read each element before writing it.
-func unary(dst, x []float32, fast func(*[chunk]float32) bool, lanes func(dst, x []float32), scalar func(float32) float32) {
+// unary drives a one-input function over x. ordinary returns how many
+// leading elements of its argument, a multiple of chunk, are in the
+// kernel's range; it is called once per run of up to maxRun elements and
+// stops at the first chunk holding a special value, which then goes
+// element by element through scalar. dst and x may be the same slice:
+// each run is checked before the kernel overwrites it, and the kernel and
+// the scalar form read each element before writing it.
+func unary(dst, x []float32, ordinary func([]float32) int, lanes func(dst, x []float32), scalar func(float32) float32) {
 	checkLen(len(dst), len(x))
-	start := 0
-	for i := 0; i+chunk <= len(x); i += chunk {
-		if fast((*[chunk]float32)(x[i:])) {
-			if i+chunk-start >= maxRun {
-				lanes(dst[start:i+chunk], x[start:i+chunk])
-				start = i + chunk
-			}
-			continue
-		}
-		lanes(dst[start:i], x[start:i])
-		for j := i; j < i+chunk; j++ {
-			dst[j] = scalar(x[j])
-		}
-		start = i + chunk
-	}
 	end := len(x) - len(x)%chunk
-	lanes(dst[start:end], x[start:end])
+	for i := 0; i < end; {
+		stop := min(i+maxRun, end)
+		n := ordinary(x[i:stop])
+		lanes(dst[i:i+n], x[i:i+n])
+		if i += n; i < stop {
+			for j := i; j < i+chunk; j++ {
+				dst[j] = scalar(x[j])
+			}
+			i += chunk
+		}
+	}
 	for j := end; j < len(x); j++ {
 		dst[j] = scalar(x[j])
 	}
 }
 
-// binary is unary for two-input functions: a chunk is fast when both its x
-// and y parts are.
-func binary(dst, x, y []float32, fast func(x, y *[chunk]float32) bool, lanes func(dst, x, y []float32), scalar func(x, y float32) float32) {
+// binary is unary for two-input functions: a chunk is ordinary when both
+// its x and y parts are.
+func binary(dst, x, y []float32, ordinary func(x, y []float32) int, lanes func(dst, x, y []float32), scalar func(x, y float32) float32) {
 	checkLen(len(dst), len(x))
 	checkLen(len(dst), len(y))
-	start := 0
-	for i := 0; i+chunk <= len(x); i += chunk {
-		if fast((*[chunk]float32)(x[i:]), (*[chunk]float32)(y[i:])) {
-			if i+chunk-start >= maxRun {
-				lanes(dst[start:i+chunk], x[start:i+chunk], y[start:i+chunk])
-				start = i + chunk
-			}
-			continue
-		}
-		lanes(dst[start:i], x[start:i], y[start:i])
-		for j := i; j < i+chunk; j++ {
-			dst[j] = scalar(x[j], y[j])
-		}
-		start = i + chunk
-	}
 	end := len(x) - len(x)%chunk
-	lanes(dst[start:end], x[start:end], y[start:end])
+	for i := 0; i < end; {
+		stop := min(i+maxRun, end)
+		n := ordinary(x[i:stop], y[i:stop])
+		lanes(dst[i:i+n], x[i:i+n], y[i:i+n])
+		if i += n; i < stop {
+			for j := i; j < i+chunk; j++ {
+				dst[j] = scalar(x[j], y[j])
+			}
+			i += chunk
+		}
+	}
 	for j := end; j < len(x); j++ {
 		dst[j] = scalar(x[j], y[j])
 	}
+}
+
+// prefixAbsAtMost, prefixPositiveFinite and prefixIn return how many
+// leading chunks of x pass allAbsAtMost, allPositiveFinite or allIn, in
+// elements.
+
+func prefixAbsAtMost(x []float32, m float32) int {
+	for i := 0; i+chunk <= len(x); i += chunk {
+		if !allAbsAtMost((*[chunk]float32)(x[i:]), m) {
+			return i
+		}
+	}
+	return len(x) - len(x)%chunk
+}
+
+func prefixPositiveFinite(x []float32) int {
+	for i := 0; i+chunk <= len(x); i += chunk {
+		if !allPositiveFinite((*[chunk]float32)(x[i:])) {
+			return i
+		}
+	}
+	return len(x) - len(x)%chunk
+}
+
+func prefixIn(x []float32, lo, hi float32) int {
+	for i := 0; i+chunk <= len(x); i += chunk {
+		if !allIn((*[chunk]float32)(x[i:]), lo, hi) {
+			return i
+		}
+	}
+	return len(x) - len(x)%chunk
 }
 
 // orderedKey maps a float32's bits to a uint32 that sorts like the float

@@ -67,7 +67,7 @@ func expm1Kernel(x float64) float64 {
 	return scale*expm1Reduced(x-n*(math.Ln2/expTableSize)) + (scale - 1)
 }
 
-func expFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, expFastMax) }
+func expFast(x []float32) int { return prefixAbsAtMost(x, expFastMax) }
 
 // expSpecial covers NaN, ±Inf and |x| ≥ expFastLimit, for exp, exp2 and
 // the positive side of expm1: all saturate to +Inf above and 0 below.
@@ -100,7 +100,11 @@ func Exp32(x float32) float32 {
 // Exp sets dst[i] = e^x[i]. dst and x must have equal lengths; they may be
 // the same slice but must not otherwise overlap. The same holds for every
 // slice function in the package.
-func Exp(dst, x []float32) { unary(dst, x, expFast, expLanes, Exp32) }
+func Exp(dst, x []float32) { unary(dst, x, expFast, expSliceKernel, Exp32) }
+
+// expSliceKernel is the kernel Exp uses: expLanes, or a bit-identical SIMD
+// one chosen at start-up in GOEXPERIMENT=simd builds (simd_amd64.go).
+var expSliceKernel = expLanes
 
 func exp2Lanes(dst, x []float32) {
 	dst = dst[:len(x)]

@@ -19,7 +19,7 @@ import "math"
 // tanh is ±1 in float32 anyway.
 const tanhFastLimit = 75
 
-func tanhFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, tanhFastLimit) }
+func tanhFast(x []float32) int { return prefixAbsAtMost(x, tanhFastLimit) }
 
 func tanhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
@@ -102,7 +102,7 @@ func Cosh32(x float32) float32 {
 func Cosh(dst, x []float32) { unary(dst, x, expFast, coshLanes, Cosh32) }
 
 // finiteFast accepts every finite value, subnormals and zeros included.
-func finiteFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, math.MaxFloat32) }
+func finiteFast(x []float32) int { return prefixAbsAtMost(x, math.MaxFloat32) }
 
 func asinhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
@@ -128,7 +128,7 @@ func Asinh32(x float32) float32 {
 // Asinh sets dst[i] = asinh x[i].
 func Asinh(dst, x []float32) { unary(dst, x, finiteFast, asinhLanes, Asinh32) }
 
-func acoshFast(xs *[chunk]float32) bool { return allIn(xs, 1, math.MaxFloat32) }
+func acoshFast(x []float32) int { return prefixIn(x, 1, math.MaxFloat32) }
 
 func acoshLanes(dst, x []float32) {
 	dst = dst[:len(x)]
@@ -159,7 +159,7 @@ func Acosh(dst, x []float32) { unary(dst, x, acoshFast, acoshLanes, Acosh32) }
 // atanhFastMax is the largest float32 below 1.
 var atanhFastMax = math.Nextafter32(1, 0)
 
-func atanhFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, atanhFastMax) }
+func atanhFast(x []float32) int { return prefixAbsAtMost(x, atanhFastMax) }
 
 func atanhLanes(dst, x []float32) {
 	dst = dst[:len(x)]

@@ -39,7 +39,7 @@ func asinReduced(s, z float64) float64 {
 	return s + s*z*(asinPoly[0]+z*(asinPoly[1]+z*(asinPoly[2]+z*(asinPoly[3]+z*(asinPoly[4]+z*asinPoly[5])))))
 }
 
-func unitFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, 1) }
+func unitFast(x []float32) int { return prefixAbsAtMost(x, 1) }
 
 func asinLanes(dst, x []float32) {
 	dst = dst[:len(x)]
@@ -137,15 +137,21 @@ func Atan(dst, x []float32) { unary(dst, x, finiteFast, atanLanes, Atan32) }
 
 // atan2Fast accepts chunks where x and y are finite and no pair is (±0, ±0):
 // the zero-over-zero and infinite cases have their own rules.
-func atan2Fast(ys, xs *[chunk]float32) bool {
-	var worst uint32
-	least := uint32(math.MaxUint32)
-	for j := range xs {
-		ay, ax := math.Float32bits(ys[j])&0x7fffffff, math.Float32bits(xs[j])&0x7fffffff
-		worst = max(worst, ay, ax)
-		least = min(least, ay|ax)
+func atan2Fast(y, x []float32) int {
+	x = x[:len(y)]
+	for i := 0; i+chunk <= len(y); i += chunk {
+		var worst uint32
+		least := uint32(math.MaxUint32)
+		for j := i; j < i+chunk; j++ {
+			ay, ax := math.Float32bits(y[j])&0x7fffffff, math.Float32bits(x[j])&0x7fffffff
+			worst = max(worst, ay, ax)
+			least = min(least, ay|ax)
+		}
+		if worst >= 0x7f800000 || least == 0 {
+			return i
+		}
 	}
-	return worst < 0x7f800000 && least != 0
+	return len(y) - len(y)%chunk
 }
 
 func atan2Lanes(dst, y, x []float32) {

@@ -104,7 +104,7 @@ func Log32(x float32) float32 {
 }
 
 // Log sets dst[i] = ln x[i].
-func Log(dst, x []float32) { unary(dst, x, allPositiveFinite, logLanes, Log32) }
+func Log(dst, x []float32) { unary(dst, x, prefixPositiveFinite, logLanes, Log32) }
 
 func log2Lanes(dst, x []float32) {
 	dst = dst[:len(x)]
@@ -126,7 +126,7 @@ func Log2_32(x float32) float32 {
 }
 
 // Log2 sets dst[i] = log₂ x[i].
-func Log2(dst, x []float32) { unary(dst, x, allPositiveFinite, log2Lanes, Log2_32) }
+func Log2(dst, x []float32) { unary(dst, x, prefixPositiveFinite, log2Lanes, Log2_32) }
 
 func log10Lanes(dst, x []float32) {
 	dst = dst[:len(x)]
@@ -147,7 +147,7 @@ func Log10_32(x float32) float32 {
 }
 
 // Log10 sets dst[i] = log₁₀ x[i].
-func Log10(dst, x []float32) { unary(dst, x, allPositiveFinite, log10Lanes, Log10_32) }
+func Log10(dst, x []float32) { unary(dst, x, prefixPositiveFinite, log10Lanes, Log10_32) }
 
 // log1pSplit prepares log1p for float64 x in (−1, +Inf): u = 1+x may be
 // rounded, and then c = x − (u−1) is the part lost: log1p x ≈ log u + c/u.
@@ -197,7 +197,7 @@ func Log1p32(x float32) float32 {
 // log1pFastMin is the float32 just above −1.
 var log1pFastMin = math.Nextafter32(-1, 0)
 
-func log1pFast(xs *[chunk]float32) bool { return allIn(xs, log1pFastMin, log1pFastMax) }
+func log1pFast(x []float32) int { return prefixIn(x, log1pFastMin, log1pFastMax) }
 
 // Log1p sets dst[i] = ln(1 + x[i]).
 func Log1p(dst, x []float32) { unary(dst, x, log1pFast, log1pLanes, Log1p32) }

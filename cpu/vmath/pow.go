@@ -14,13 +14,19 @@ import "math"
 
 // powFast accepts chunks where every x is finite and nonzero and every y
 // finite.
-func powFast(xs, ys *[chunk]float32) bool {
-	var wx, wy uint32
-	for j := range xs {
-		wx = max(wx, math.Float32bits(xs[j])&0x7fffffff-1) // ±0 wraps to the top
-		wy = max(wy, math.Float32bits(ys[j])&0x7fffffff)
+func powFast(x, y []float32) int {
+	y = y[:len(x)]
+	for i := 0; i+chunk <= len(x); i += chunk {
+		var wx, wy uint32
+		for j := i; j < i+chunk; j++ {
+			wx = max(wx, math.Float32bits(x[j])&0x7fffffff-1) // ±0 wraps to the top
+			wy = max(wy, math.Float32bits(y[j])&0x7fffffff)
+		}
+		if wx >= 0x7f7fffff || wy >= 0x7f800000 {
+			return i
+		}
 	}
-	return wx < 0x7f7fffff && wy < 0x7f800000
+	return len(x) - len(x)%chunk
 }
 
 // b2u is 1 for true and 0 for false, compiled to a flag move.
@@ -89,12 +95,17 @@ func Sqrt(dst, x []float32) {
 
 var cbrtOfPowersOfTwo = [4]float64{1, math.Cbrt(2), math.Cbrt(4)}
 
-func nonzeroFiniteFast(xs *[chunk]float32) bool {
-	var worst uint32
-	for _, v := range xs {
-		worst = max(worst, math.Float32bits(v)&0x7fffffff-1) // ±0 wraps to the top
+func nonzeroFiniteFast(x []float32) int {
+	for i := 0; i+chunk <= len(x); i += chunk {
+		var worst uint32
+		for _, v := range (*[chunk]float32)(x[i:]) {
+			worst = max(worst, math.Float32bits(v)&0x7fffffff-1) // ±0 wraps to the top
+		}
+		if worst >= 0x7f7fffff {
+			return i
+		}
 	}
-	return worst < 0x7f7fffff
+	return len(x) - len(x)%chunk
 }
 
 func cbrtLanes(dst, x []float32) {

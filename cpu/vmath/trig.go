@@ -25,7 +25,7 @@ const trigFastLimit = 0x1p24
 
 var trigFastMax = math.Nextafter32(trigFastLimit, 0)
 
-func trigFast(xs *[chunk]float32) bool { return allAbsAtMost(xs, trigFastMax) }
+func trigFast(x []float32) int { return prefixAbsAtMost(x, trigFastMax) }
 
 // sinPiReduced is sin(π·f) for |f| ≤ ½. The product form f·(…) keeps the
 // sign of f = ±0.
@@ -67,8 +67,13 @@ func Sin32(x float32) float32 {
 	return flipSign(float32(sinPiReduced(f)), n)
 }
 
+// sinSliceKernel and cosSliceKernel are the kernels the slice forms use:
+// the portable ones, or bit-identical SIMD ones chosen at start-up in
+// GOEXPERIMENT=simd builds (simd_amd64.go).
+var sinSliceKernel, cosSliceKernel = sinLanes, cosLanes
+
 // Sin sets dst[i] = sin x[i].
-func Sin(dst, x []float32) { unary(dst, x, trigFast, sinLanes, Sin32) }
+func Sin(dst, x []float32) { unary(dst, x, trigFast, sinSliceKernel, Sin32) }
 
 func cosLanes(dst, x []float32) {
 	dst = dst[:len(x)]
@@ -99,7 +104,7 @@ func Cos32(x float32) float32 {
 }
 
 // Cos sets dst[i] = cos x[i].
-func Cos(dst, x []float32) { unary(dst, x, trigFast, cosLanes, Cos32) }
+func Cos(dst, x []float32) { unary(dst, x, trigFast, cosSliceKernel, Cos32) }
 
 // tanReduced is tan(π/2·(n + f)) for |f| ≤ ½, given n's bits. It is
 // split in two so that each half fits the inliner's budget.

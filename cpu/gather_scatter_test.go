@@ -306,6 +306,7 @@ func TestScatterAgainstReference(t *testing.T) {
 		dn                        trace.ScatterDimensionNumbers
 	}{
 		{[]int{50}, []int{3000, 1}, []int{3000}, atScalars},
+		{[]int{5000}, []int{3 * grainElements, 1}, []int{3 * grainElements}, atScalars},
 		{[]int{20, 6}, []int{40, 30, 1}, []int{40, 30, 6}, trace.ScatterDimensionNumbers{UpdateWindowDims: []int{2}, InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}}},
 		{[]int{7, 9, 4}, []int{25, 2}, []int{3, 25, 2}, trace.ScatterDimensionNumbers{UpdateWindowDims: []int{0, 2}, InsertedWindowDims: []int{1}, ScatterDimsToOperandDims: []int{2, 0}}},
 	}

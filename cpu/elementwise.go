@@ -28,7 +28,8 @@ import (
 // other op reads them (narrowRun into the output, or a narrow and widen
 // round trip on a register), so that fused and eager results agree bit for
 // bit. A few ops (copy, select_n, reduce_precision, nextafter) work on the
-// 16-bit layout directly.
+// 16-bit layout directly, and convert_element_type writes a 16-bit result
+// in its own layout, rounded once from the source.
 //
 // At run time, per block of n elements, call
 //
@@ -100,6 +101,9 @@ func elementwiseBlock(prim string, params trace.Params, in []trace.DType) (block
 	}
 	for j := range k.out {
 		k.out[j] = entry.result
+		if entry.resultParam != "" {
+			k.out[j] = params.DType(entry.resultParam)
+		}
 	}
 	k.op = withBroadcast(body, dtypeSizes(k.in), dtypeSizes(k.out))
 	return k, nil
@@ -136,7 +140,10 @@ type blockKey struct {
 type blockEntry struct {
 	compute trace.DType // layout of the runs of operands of dtype key.dt
 	result  trace.DType // layout of every result run
-	results int
+	// resultParam, when set, names the dtype param whose dtype is the
+	// result layout instead (convert_element_type's new_dtype).
+	resultParam string
+	results     int
 	// build makes the op for given params and operand count. Its runs all
 	// have the same length: withBroadcast handles length-one operands.
 	build func(p trace.Params, nIn int) (blockOp, error)

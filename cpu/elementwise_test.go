@@ -235,3 +235,55 @@ func TestElementwiseBlockErrors(t *testing.T) {
 		}
 	}
 }
+
+// The convert_element_type block ops agree with the eager convert kernel
+// on every pair of dtypes, for values that wrap, saturate, round or are
+// special.
+func TestConvertBlockOpsMatchTheEagerKernel(t *testing.T) {
+	values := []any{0.0, negZ, 1.0, -1.0, 2.5, -2.5, 127.5, 128.0, -129.0, 255.0, 256.0, 65504.0, 65520.0,
+		1e10, -1e10, 3e9, 1.0 / 3, 1e-8, nan, inf, -inf, int64(1)<<40 + 1, int64(-1) << 62}
+	for _, src := range trace.DTypes() {
+		if !src.IsArray() {
+			continue
+		}
+		in := bufferOf(t, src, []int{len(values)}, values...)
+		for _, dst := range trace.DTypes() {
+			if !dst.IsArray() {
+				continue
+			}
+			params := trace.Params{"new_dtype": dst, "weak_type": false}
+			want := apply(t, "convert_element_type", params, in)[0]
+			k, err := elementwiseBlock("convert_element_type", params, dts(src))
+			if err != nil {
+				t.Errorf("%s -> %s: %v", src, dst, err)
+				continue
+			}
+			if k.out[0] != dst {
+				t.Errorf("%s -> %s: result layout %s", src, dst, k.out[0])
+			}
+			got := newBuffer(in.dev, trace.AVal{Shape: in.Shape(), DType: dst})
+			run := in
+			if k.in[0] != src { // 16-bit sources run widened
+				run = newBuffer(in.dev, trace.AVal{Shape: in.Shape(), DType: k.in[0]})
+				widenRun(view[float32](run), view[uint16](in), src)
+			}
+			k.op([][]byte{got.data}, [][]byte{run.data})
+			for i := range values {
+				if g, w := got.Element(i), want.Element(i); !sameParts(g, w) {
+					t.Errorf("convert %s -> %s: element %d = %v, want %v", src, dst, i, g, w)
+				}
+			}
+		}
+	}
+}
+
+// sameParts is sameValue that also matches complex numbers part by part,
+// so that nan parts match.
+func sameParts(a, b any) bool {
+	ca, aok := a.(complex128)
+	cb, bok := b.(complex128)
+	if aok && bok {
+		return sameValue(real(ca), real(cb)) && sameValue(imag(ca), imag(cb))
+	}
+	return sameValue(a, b)
+}

@@ -268,9 +268,20 @@ func TestConvertBlockOpsMatchTheEagerKernel(t *testing.T) {
 				widenRun(view[float32](run), view[uint16](in), src)
 			}
 			k.op([][]byte{got.data}, [][]byte{run.data})
+			// elementwiseKernel can run them eagerly too, widening 16-bit
+			// sources itself.
+			eager := newBuffer(in.dev, trace.AVal{Shape: in.Shape(), DType: dst})
+			e := &trace.Eqn{Prim: trace.Lookup("convert_element_type"), Params: params}
+			if err := elementwiseKernel(e, []*Buffer{in}, []*Buffer{eager}); err != nil {
+				t.Fatal(err)
+			}
 			for i := range values {
-				if g, w := got.Element(i), want.Element(i); !sameParts(g, w) {
+				w := want.Element(i)
+				if g := got.Element(i); !sameParts(g, w) {
 					t.Errorf("convert %s -> %s: element %d = %v, want %v", src, dst, i, g, w)
+				}
+				if g := eager.Element(i); !sameParts(g, w) {
+					t.Errorf("convert %s -> %s through elementwiseKernel: element %d = %v, want %v", src, dst, i, g, w)
 				}
 			}
 		}

@@ -28,9 +28,9 @@ const chunk = 16
 // inputs it read are still in L1 when the kernel reads them again (4 KiB).
 const maxRun = 64 * chunk
 
-func checkLen(dst, x int) {
-	if dst != x {
-		panic(fmt.Sprintf("vmath: len(dst) = %d but len(x) = %d", dst, x))
+func checkLen(dst, n int, name string) {
+	if dst != n {
+		panic(fmt.Sprintf("vmath: len(dst) = %d but len(%s) = %d", dst, name, n))
 	}
 }
 
@@ -42,7 +42,7 @@ func checkLen(dst, x int) {
 // each run is checked before the kernel overwrites it, and the kernel and
 // the scalar form read each element before writing it.
 func unary(dst, x []float32, ordinary func([]float32) int, lanes func(dst, x []float32), scalar func(float32) float32) {
-	checkLen(len(dst), len(x))
+	checkLen(len(dst), len(x), "x")
 	end := len(x) - len(x)%chunk
 	for i := 0; i < end; {
 		stop := min(i+maxRun, end)
@@ -63,8 +63,8 @@ func unary(dst, x []float32, ordinary func([]float32) int, lanes func(dst, x []f
 // binary is unary for two-input functions: a chunk is ordinary when both
 // its x and y parts are.
 func binary(dst, x, y []float32, ordinary func(x, y []float32) int, lanes func(dst, x, y []float32), scalar func(x, y float32) float32) {
-	checkLen(len(dst), len(x))
-	checkLen(len(dst), len(y))
+	checkLen(len(dst), len(x), "x")
+	checkLen(len(dst), len(y), "y")
 	end := len(x) - len(x)%chunk
 	for i := 0; i < end; {
 		stop := min(i+maxRun, end)

@@ -80,7 +80,7 @@ func Sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 
 // Sqrt sets dst[i] = √x[i].
 func Sqrt(dst, x []float32) {
-	checkLen(len(dst), len(x))
+	checkLen(len(dst), len(x), "x")
 	dst = dst[:len(x)]
 	for i, v := range x {
 		dst[i] = float32(math.Sqrt(float64(v)))

@@ -31,7 +31,7 @@ import (
 //     log, sqrt, rsqrt, the trigonometric and hyperbolic functions and
 //     their inverses), computed in complex128. exp2, expm1, log1p and
 //     logistic have no complex kernel: doing them well needs care that
-//     no program so far has asked for.
+//     no program so far has asked for. atan2 is real only.
 
 func init() {
 	for name, f := range float32Unary {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
@@ -97,11 +96,11 @@ func jnpResultTypeBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark
 }
 
 // infoValue is the Starlark value of finfo and iinfo: read-only attributes,
-// printed as NumPy prints them.
+// and NumPy's repr as text.
 type infoValue struct {
 	kind  string // "finfo" or "iinfo"
 	attrs starlark.StringDict
-	repr  []string // the attributes NumPy's repr shows, in its order
+	text  string
 }
 
 var _ starlark.HasAttrs = (*infoValue)(nil)
@@ -113,18 +112,7 @@ func (v *infoValue) Hash() (uint32, error) {
 	return 0, fmt.Errorf("unhashable type: %s", v.kind)
 }
 
-func (v *infoValue) String() string {
-	parts := make([]string, len(v.repr))
-	for i, name := range v.repr {
-		val := v.attrs[name]
-		if a, ok := val.(*Array); ok {
-			parts[i] = name + "=" + a.Str()
-		} else {
-			parts[i] = name + "=" + val.String()
-		}
-	}
-	return v.kind + "(" + strings.Join(parts, ", ") + ")"
-}
+func (v *infoValue) String() string { return v.text }
 
 func (v *infoValue) Attr(name string) (starlark.Value, error) { return v.attrs[name], nil }
 
@@ -163,7 +151,10 @@ func jnpFinfoBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		"nmant": starlark.MakeInt(info.nmant), "nexp": starlark.MakeInt(info.nexp),
 		"minexp": starlark.MakeInt(info.minexp), "maxexp": starlark.MakeInt(info.maxexp),
 		"precision": starlark.MakeInt(info.precision),
-	}, repr: []string{"resolution", "min", "max", "dtype"}}
+	}}
+	// NumPy prints the limits with a fixed number of digits per dtype.
+	digits := map[int]int{16: 5, 32: 7, 64: 16}[info.bits]
+	v.text = fmt.Sprintf("finfo(resolution=%g, min=-%.*e, max=%.*e, dtype=%s)", info.res, digits, info.max, digits, info.max, dt)
 	for name, f := range map[string]float64{
 		"eps": info.eps, "epsneg": info.eps / 2, "max": info.max, "min": -info.max,
 		"tiny": info.tiny, "smallest_normal": info.tiny, "resolution": info.res,
@@ -202,5 +193,5 @@ func jnpIinfoBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	}
 	return &infoValue{kind: fn, attrs: starlark.StringDict{
 		"bits": starlark.MakeInt(bits), "min": lo, "max": hi, "dtype": DType{dt},
-	}, repr: []string{"min", "max", "dtype"}}, nil
+	}, text: fmt.Sprintf("iinfo(min=%s, max=%s, dtype=%s)", lo, hi, dt)}, nil
 }

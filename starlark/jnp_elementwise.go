@@ -15,6 +15,25 @@ import (
 // brought to one rank (promote_shapes), and handed to primitives that
 // broadcast scalars and size-1 dimensions themselves, as lax does. Nothing
 // here computes array values on the host.
+//
+// Semantics where JAX leaves values to the backend, or SPEC is silent:
+//
+//   - Integer division by zero follows from XLA's lax.div (x / 0 is -1,
+//     all bits set) through JAX's composition: floor_divide gives -2 for a
+//     nonzero signed dividend, -1 for 0, and the maximum for unsigned types;
+//     remainder (and mod) gives 0, since JAX divides by 1 instead of 0.
+//   - x ** n with a static integer n (a Python int, or a 0-d integer array)
+//     is integer_pow in x's dtype, and a negative n is an error for integer
+//     x, as in JAX. With an integer array exponent, negative exponents give
+//     the defined but meaningless result of JAX's square-and-multiply over
+//     the exponent's low 6 bits.
+//   - Integer and bool operands of floating functions (true_divide, sqrt,
+//     exp, ...) become float32, int64 becomes float64 (to_inexact_dtype).
+//   - Lists and tuples are not array-like for the ufuncs (JAX's
+//     check_arraylike); jnp.array, asarray, array_equal and one_hot take
+//     them.
+//   - where(condition) alone (nonzero) has a data-dependent shape and is not
+//     offered; the three-argument form is.
 
 // checkArraylike rejects what JAX's ufuncs reject: anything but arrays and
 // Python numbers. Lists and tuples are array-like only for jnp.array and

@@ -82,8 +82,8 @@ func binary(dst, x, y []float32, ordinary func(x, y []float32) int, lanes func(d
 	}
 }
 
-// prefixAbsAtMost, prefixPositiveFinite and prefixIn return how many
-// leading chunks of x pass allAbsAtMost, allPositiveFinite or allIn, in
+// prefixAbsAtMost, prefixPositiveNormal and prefixIn return how many
+// leading chunks of x pass allAbsAtMost, allPositiveNormal or allIn, in
 // elements.
 
 func prefixAbsAtMost(x []float32, m float32) int {
@@ -95,9 +95,9 @@ func prefixAbsAtMost(x []float32, m float32) int {
 	return len(x) - len(x)%chunk
 }
 
-func prefixPositiveFinite(x []float32) int {
+func prefixPositiveNormal(x []float32) int {
 	for i := 0; i+chunk <= len(x); i += chunk {
-		if !allPositiveFinite((*[chunk]float32)(x[i:])) {
+		if !allPositiveNormal((*[chunk]float32)(x[i:])) {
 			return i
 		}
 	}
@@ -160,18 +160,24 @@ func allAbsAtMost(xs *[chunk]float32, m float32) bool {
 	return acc&halfSigns == 0
 }
 
-// allPositiveFinite reports whether every element of xs is in (0, +Inf),
-// subnormals included.
-func allPositiveFinite(xs *[chunk]float32) bool {
+// allPositiveNormal reports whether every element of xs is a positive
+// normal float32: not zero, subnormal, negative, infinite or NaN.
+func allPositiveNormal(xs *[chunk]float32) bool {
 	var signs, notFinite uint64
-	nonzero := uint64(halfSigns)
+	normal := uint64(halfSigns)
 	for _, w := range words(xs) {
 		signs |= w
 		abs := w & lowBits31
 		notFinite |= abs + (0x7fffffff-0x7f7fffff)*0x1_00000001 // reaches bit 31 from +Inf up
-		nonzero &= abs + lowBits31                              // reaches bit 31 unless zero
+		normal &= abs + (0x80000000-0x00800000)*0x1_00000001    // reaches bit 31 from 2^-126 up
 	}
-	return (signs|notFinite)&halfSigns == 0 && nonzero == halfSigns
+	return (signs|notFinite)&halfSigns == 0 && normal == halfSigns
+}
+
+// float32Bits views x's elements as their bit patterns, so kernels can load
+// them straight into integer registers.
+func float32Bits(x []float32) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
 }
 
 // signOf64 is withSignOf for a float64 x. Kernels take signs from the

@@ -13,8 +13,14 @@ import "math"
 //
 // The two cells touching 1 use c = 1 so that near x = 1, where log x → 0,
 // the result is the polynomial in the exact r = z − 1 alone and keeps its
-// relative accuracy. Float32 inputs are widened first, which makes
-// subnormals normal: only x ≤ 0, +Inf and NaN take the slow path.
+// relative accuracy.
+//
+// The Log, Log2 and Log10 kernels split the float32 bits directly
+// (logParts32), which spares moving each value between vector and integer
+// registers twice; they take normal inputs only. The scalar forms widen to
+// float64 first (logParts), which makes subnormals normal, and get the
+// same k, cell and z, so identical results: only x ≤ 0, subnormals, +Inf
+// and NaN leave the kernels.
 
 const (
 	logTableBits = 8
@@ -50,6 +56,18 @@ func logParts(x float64) (k, logC, r float64) {
 	return float64(int64(tmp) >> 52), cell.logC, z*cell.invC - 1
 }
 
+// logOffset32 is logOffset as a float32 bit pattern.
+const logOffset32 = 0x3f330000
+
+// logParts32 is logParts for the bits of a positive normal float32.
+func logParts32(b uint32) (k, logC, r float64) {
+	tmp := b - logOffset32
+	cell := &logTable[(tmp>>(23-logTableBits))&(logTableSize-1)]
+	// z's float32 bits, re-biased and widened into float64 bits.
+	z := math.Float64frombits(uint64(b-tmp&0xff800000)<<29 + (1023-127)<<52)
+	return float64(int32(tmp) >> 23), cell.logC, z*cell.invC - 1
+}
+
 // logZ is log z = log c + log1p(r), the part of log x below the exponent.
 func logZ(logC, r float64) float64 {
 	r2 := r * r
@@ -83,14 +101,14 @@ func logSpecial(x float32) float32 {
 	}
 }
 
-// logFastMin and logFastMax bound the fast path: positive finite floats,
-// subnormals included.
+// logFastMin and logFastMax bound the scalar forms' fast path: positive
+// finite floats, subnormals included.
 var logFastMin, logFastMax = math.Float32frombits(1), float32(math.MaxFloat32)
 
 func logLanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		k, logC, r := logParts(float64(v))
+	for i, b := range float32Bits(x) {
+		k, logC, r := logParts32(b)
 		dst[i] = float32(k*math.Ln2 + logZ(logC, r))
 	}
 }
@@ -104,13 +122,13 @@ func Log32(x float32) float32 {
 }
 
 // Log sets dst[i] = ln x[i].
-func Log(dst, x []float32) { unary(dst, x, prefixPositiveFinite, logLanes, Log32) }
+func Log(dst, x []float32) { unary(dst, x, prefixPositiveNormal, logLanes, Log32) }
 
 func log2Lanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
+	for i, b := range float32Bits(x) {
 		// Powers of two come out exact: r = 0 and log c = 0.
-		k, logC, r := logParts(float64(v))
+		k, logC, r := logParts32(b)
 		dst[i] = float32(k + logZ(logC, r)*(1/math.Ln2))
 	}
 }
@@ -118,20 +136,19 @@ func log2Lanes(dst, x []float32) {
 // Log2_32 returns log₂ x.
 func Log2_32(x float32) float32 {
 	if logFastMin <= x && x <= logFastMax {
-		var out [1]float32
-		log2Lanes(out[:], []float32{x})
-		return out[0]
+		k, logC, r := logParts(float64(x)) // as log2Lanes
+		return float32(k + logZ(logC, r)*(1/math.Ln2))
 	}
 	return logSpecial(x)
 }
 
 // Log2 sets dst[i] = log₂ x[i].
-func Log2(dst, x []float32) { unary(dst, x, prefixPositiveFinite, log2Lanes, Log2_32) }
+func Log2(dst, x []float32) { unary(dst, x, prefixPositiveNormal, log2Lanes, Log2_32) }
 
 func log10Lanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		k, logC, r := logParts(float64(v))
+	for i, b := range float32Bits(x) {
+		k, logC, r := logParts32(b)
 		dst[i] = float32(k*(math.Ln2/math.Ln10) + logZ(logC, r)*(1/math.Ln10))
 	}
 }
@@ -139,15 +156,14 @@ func log10Lanes(dst, x []float32) {
 // Log10_32 returns log₁₀ x.
 func Log10_32(x float32) float32 {
 	if logFastMin <= x && x <= logFastMax {
-		var out [1]float32
-		log10Lanes(out[:], []float32{x})
-		return out[0]
+		k, logC, r := logParts(float64(x)) // as log10Lanes
+		return float32(k*(math.Ln2/math.Ln10) + logZ(logC, r)*(1/math.Ln10))
 	}
 	return logSpecial(x)
 }
 
 // Log10 sets dst[i] = log₁₀ x[i].
-func Log10(dst, x []float32) { unary(dst, x, prefixPositiveFinite, log10Lanes, Log10_32) }
+func Log10(dst, x []float32) { unary(dst, x, prefixPositiveNormal, log10Lanes, Log10_32) }
 
 // log1pSplit prepares log1p for float64 x in (−1, +Inf): u = 1+x may be
 // rounded, and then c = x − (u−1) is the part lost: log1p x ≈ log u + c/u.

@@ -57,16 +57,6 @@ func expKernel(x float64) float64 {
 	return scale * expReduced(x-n*(math.Ln2/expTableSize))
 }
 
-// expm1Kernel is exp(x)−1 with small relative error for |x| ≤ 700:
-// exp(x)−1 = s·q + (s−1), s = 2^(n/32), q = expm1(r). Near zero s = 1 and
-// the result is q itself; elsewhere s−1 is exact (Sterbenz) or large
-// enough that no cancellation occurs. The sign of a zero result is not
-// kept; callers copy x's sign.
-func expm1Kernel(x float64) float64 {
-	scale, n := expReduce(x * (expTableSize / math.Ln2))
-	return scale*expm1Reduced(x-n*(math.Ln2/expTableSize)) + (scale - 1)
-}
-
 func expFast(x []float32) int { return prefixAbsAtMost(x, expFastMax) }
 
 // expSpecial covers NaN, ±Inf and |x| ≥ expFastLimit, for exp, exp2 and
@@ -130,6 +120,11 @@ func Exp2_32(x float32) float32 {
 // Exp2 sets dst[i] = 2^x[i].
 func Exp2(dst, x []float32) { unary(dst, x, expFast, exp2Lanes, Exp2_32) }
 
+// expm1Lanes is exp(x)−1 with small relative error:
+// exp(x)−1 = s·q + (s−1), s = 2^(n/32), q = expm1(r). Near zero s = 1 and
+// the result is q itself; elsewhere s−1 is exact (Sterbenz) or large
+// enough that no cancellation occurs. The float64 arithmetic loses the
+// sign of a zero result, so x's sign is copied: expm1 keeps it.
 func expm1Lanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {

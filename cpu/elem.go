@@ -190,3 +190,70 @@ func narrowHalf(src, dst *Buffer) {
 }
 
 func isHalf(dt trace.DType) bool { return dt == trace.Float16 || dt == trace.BFloat16 }
+
+// intRange is the range of an integer dtype.
+func intRange(dt trace.DType) (lo, hi int64) {
+	bits := uint(dt.Bits())
+	if dt.IsUnsigned() {
+		return 0, 1<<bits - 1
+	}
+	if bits == 64 {
+		return math.MinInt64, math.MaxInt64
+	}
+	return -(1 << (bits - 1)), 1<<(bits-1) - 1
+}
+
+// asFloat64 reads element i as a float64 (complex: its real part).
+func asFloat64(b *Buffer, i int) float64 {
+	switch x := b.Element(i).(type) {
+	case bool:
+		if x {
+			return 1
+		}
+		return 0
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	case complex128:
+		return real(x)
+	}
+	return math.NaN()
+}
+
+// wrapping to its width.
+func intSetter(b *Buffer) func(i int, x int64) {
+	switch b.DType() {
+	case trace.Int8:
+		v := view[int8](b)
+		return func(i int, x int64) { v[i] = int8(x) }
+	case trace.Int16:
+		v := view[int16](b)
+		return func(i int, x int64) { v[i] = int16(x) }
+	case trace.Int32:
+		v := view[int32](b)
+		return func(i int, x int64) { v[i] = int32(x) }
+	case trace.Uint8:
+		v := view[uint8](b)
+		return func(i int, x int64) { v[i] = uint8(x) }
+	case trace.Uint16:
+		v := view[uint16](b)
+		return func(i int, x int64) { v[i] = uint16(x) }
+	case trace.Uint32:
+		v := view[uint32](b)
+		return func(i int, x int64) { v[i] = uint32(x) }
+	}
+	v := view[int64](b)
+	return func(i int, x int64) { v[i] = x }
+}
+
+// convertKernel converts in[0] into out[0]'s dtype (same shape) as
+// convert_element_type does, for kernels that need an operand in another
+// dtype; the eqn is ignored (the result dtype is out[0]'s).
+func convertKernel(_ *trace.Eqn, in, out []*Buffer) error {
+	e := &trace.Eqn{
+		Prim:   trace.Lookup("convert_element_type"),
+		Params: trace.Params{"new_dtype": out[0].DType(), "weak_type": false},
+	}
+	return elementwiseKernel(e, in, out)
+}

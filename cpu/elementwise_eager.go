@@ -15,8 +15,7 @@ func init() {
 }
 
 // elementwisePrimitives are the primitives elementwiseKernel runs: every
-// primitive with the Elementwise property except convert_element_type,
-// which has its own kernel (kernels_convert.go).
+// primitive with the Elementwise property.
 var elementwisePrimitives = []string{
 	// unary
 	"neg", "sign", "floor", "ceil", "round", "is_finite", "exp", "exp2", "log", "log1p",
@@ -28,7 +27,7 @@ var elementwisePrimitives = []string{
 	"shift_left", "shift_right_logical", "shift_right_arithmetic",
 	"eq", "ne", "lt", "le", "gt", "ge", "pow",
 	// others
-	"select_n", "clamp", "threefry2x32",
+	"select_n", "clamp", "threefry2x32", "convert_element_type",
 }
 
 func elementwiseKernel(e *trace.Eqn, in, out []*Buffer) error {

@@ -84,9 +84,10 @@ func TestEveryElementwisePrimitiveHasAKernel(t *testing.T) {
 
 // testParams are params every primitive that takes some accepts.
 var testParams = map[string]trace.Params{
-	"round":            {"rounding_method": trace.RoundToNearestEven},
-	"integer_pow":      {"y": 3},
-	"reduce_precision": {"exponent_bits": 5, "mantissa_bits": 7},
+	"round":                {"rounding_method": trace.RoundToNearestEven},
+	"integer_pow":          {"y": 3},
+	"reduce_precision":     {"exponent_bits": 5, "mantissa_bits": 7},
+	"convert_element_type": {"new_dtype": trace.Float32, "weak_type": false},
 }
 
 // TestElementwiseDTypeCoverage runs every elementwise primitive on every

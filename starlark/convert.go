@@ -34,11 +34,7 @@ func typeOf(fn string, v starlark.Value) (trace.Type, error) {
 	case *Array:
 		return v.aval.Type(), nil
 	case *starlark.List, starlark.Tuple:
-		_, leaves, err := nestedShape(fn, v)
-		if err != nil {
-			return trace.Type{}, err
-		}
-		t, err := leavesType(fn, leaves)
+		t, err := nestedType(fn, v)
 		t.Weak = false
 		return t, err
 	}
@@ -102,27 +98,6 @@ func leaf(leaves *[]starlark.Value, shape *trace.Shape, depth int, v starlark.Va
 	}
 	*leaves = append(*leaves, v)
 	return nil
-}
-
-// leavesType is the result type of a list's elements, Python scalars weak,
-// arrays with their own types; an empty list is float32.
-func leavesType(fn string, leaves []starlark.Value) (trace.Type, error) {
-	if len(leaves) == 0 {
-		return trace.Type{DType: trace.Float32}, nil
-	}
-	types := make([]trace.Type, 0, len(leaves))
-	seen := map[trace.Type]bool{}
-	for _, l := range leaves {
-		t, err := typeOf(fn, l)
-		if err != nil {
-			return trace.Type{}, err
-		}
-		if !seen[t] {
-			seen[t] = true
-			types = append(types, t)
-		}
-	}
-	return trace.ResultType(types...)
 }
 
 // asArray converts an operand to an array on dev: arrays pass through,

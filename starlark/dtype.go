@@ -75,11 +75,21 @@ func (d DType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs
 }
 
 // dtypeArg reads an optional dtype argument: a DType, a dtype name string,
-// or None (absent).
+// Python's float, int or bool (the default float32 and int32, and bool, as
+// JAX reads them), or None (absent).
 func dtypeArg(fn string, v starlark.Value) (trace.DType, bool, error) {
 	switch x := v.(type) {
 	case nil, starlark.NoneType:
 		return trace.InvalidDType, false, nil
+	case *starlark.Builtin:
+		switch x.Name() {
+		case "float":
+			return trace.Float32, true, nil
+		case "int":
+			return trace.Int32, true, nil
+		case "bool":
+			return trace.Bool, true, nil
+		}
 	case DType:
 		return x.DT, true, nil
 	case starlark.String:

@@ -26,19 +26,10 @@ func init() {
 	register("jnp", "full_like", jnpFullLikeBuiltin)
 }
 
-// userDType reads a dtype argument: a dtype, its name, or Python's float,
-// int and bool (the default float32 and int32, and bool). None means absent.
+// userDType reads a dtype argument as dtypeArg does, with a hint for the
+// common slip of passing a shape's dimensions as separate arguments.
 func userDType(fn string, v starlark.Value) (trace.DType, bool, error) {
 	switch x := v.(type) {
-	case *starlark.Builtin:
-		switch x.Name() {
-		case "float":
-			return trace.Float32, true, nil
-		case "int":
-			return trace.Int32, true, nil
-		case "bool":
-			return trace.Bool, true, nil
-		}
 	case starlark.Int:
 		return trace.InvalidDType, false, fmt.Errorf("%s: cannot interpret %s as a data type (to give a shape of several dimensions, pass one tuple: %s((3, %s)))", fn, x, fn, x)
 	}

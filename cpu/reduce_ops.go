@@ -52,9 +52,9 @@ func floatReducer[T elemFloat](op reduceOp) reducer[T] {
 	case opProd:
 		return reducer[T]{identity: 1, line: pairwiseProd[T], rows: mulRows[T], pairwise: true}
 	case opMax:
-		return reducer[T]{identity: T(math.Inf(-1)), line: maxLine[T], rows: maxRows[T]}
+		return reducer[T]{identity: T(math.Inf(-1)), line: maxFloatLine[T], rows: maxFloatRows[T]}
 	}
-	return reducer[T]{identity: T(math.Inf(1)), line: minLine[T], rows: minRows[T]}
+	return reducer[T]{identity: T(math.Inf(1)), line: minFloatLine[T], rows: minFloatRows[T]}
 }
 
 func complexReducer[T elemComplex](op reduceOp) reducer[T] {
@@ -211,7 +211,8 @@ func pairwiseProd[T elemInexact](x []T) T {
 // max and min are Go's builtins, which for floats are IEEE 754-2019
 // maximum and minimum: NaN propagates, and max(-0.0, +0.0) = +0.0,
 // min(-0.0, +0.0) = -0.0, in either order. Four accumulators break the
-// dependency chain.
+// dependency chain. (Float reducers use the versions below; cumulative
+// max and min use these.)
 
 func maxLine[T elemReal](x []T) T {
 	m0, m1, m2, m3 := x[0], x[0], x[0], x[0]
@@ -256,6 +257,49 @@ func minRows[T elemReal](acc, row []T) {
 	row = row[:len(acc)]
 	for i, v := range row {
 		acc[i] = min(acc[i], v)
+	}
+}
+
+// Float max and min take the builtin (exact for NaN and zeros) only when
+// the running value may change: v < m is false exactly when v >= m or
+// either is NaN. For most data that is a rare, well-predicted branch,
+// where the builtin on every element is a chain of seven instructions.
+
+func maxFloatLine[T elemFloat](x []T) T {
+	m := x[0]
+	for _, v := range x[1:] {
+		if !(v < m) {
+			m = max(m, v)
+		}
+	}
+	return m
+}
+
+func minFloatLine[T elemFloat](x []T) T {
+	m := x[0]
+	for _, v := range x[1:] {
+		if !(v > m) {
+			m = min(m, v)
+		}
+	}
+	return m
+}
+
+func maxFloatRows[T elemFloat](acc, row []T) {
+	row = row[:len(acc)]
+	for i, v := range row {
+		if a := acc[i]; !(v < a) {
+			acc[i] = max(a, v)
+		}
+	}
+}
+
+func minFloatRows[T elemFloat](acc, row []T) {
+	row = row[:len(acc)]
+	for i, v := range row {
+		if a := acc[i]; !(v > a) {
+			acc[i] = min(a, v)
+		}
 	}
 }
 

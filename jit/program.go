@@ -15,8 +15,14 @@ type Program struct {
 	Kernels []*Kernel
 }
 
-// A Kernel is a group of equations a backend runs as one unit, in order.
+// A Kernel is a group of equations a backend runs as one unit (see
+// KernelKind for what each kind may hold).
 type Kernel struct {
+	Kind KernelKind
+	// Shape is the loop shape of a LoopKernel, and the shape of the
+	// reductions' operands in a ReductionKernel.
+	Shape trace.Shape
+	// Eqns are in dependency order.
 	Eqns []*trace.Eqn
 	// In lists the values the kernel reads from memory: program inputs,
 	// constants, or outputs of earlier kernels. Literals are not listed.

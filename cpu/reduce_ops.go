@@ -208,13 +208,10 @@ func pairwiseProd[T elemInexact](x []T) T {
 	return pairwiseProd(x[:h]) * pairwiseProd(x[h:])
 }
 
-// max and min are Go's builtins, which for floats are IEEE 754-2019
-// maximum and minimum: NaN propagates, and max(-0.0, +0.0) = +0.0,
-// min(-0.0, +0.0) = -0.0, in either order. Four accumulators break the
-// dependency chain. (Float reducers use the versions below; cumulative
-// max and min use these.)
+// Integer max and min: the builtins compile to conditional moves; four
+// accumulators break the dependency chain.
 
-func maxLine[T elemReal](x []T) T {
+func maxLine[T elemInt](x []T) T {
 	m0, m1, m2, m3 := x[0], x[0], x[0], x[0]
 	i := 0
 	for ; i+4 <= len(x); i += 4 {
@@ -230,7 +227,7 @@ func maxLine[T elemReal](x []T) T {
 	return max(max(m0, m1), max(m2, m3))
 }
 
-func minLine[T elemReal](x []T) T {
+func minLine[T elemInt](x []T) T {
 	m0, m1, m2, m3 := x[0], x[0], x[0], x[0]
 	i := 0
 	for ; i+4 <= len(x); i += 4 {
@@ -246,24 +243,26 @@ func minLine[T elemReal](x []T) T {
 	return min(min(m0, m1), min(m2, m3))
 }
 
-func maxRows[T elemReal](acc, row []T) {
+func maxRows[T elemInt](acc, row []T) {
 	row = row[:len(acc)]
 	for i, v := range row {
 		acc[i] = max(acc[i], v)
 	}
 }
 
-func minRows[T elemReal](acc, row []T) {
+func minRows[T elemInt](acc, row []T) {
 	row = row[:len(acc)]
 	for i, v := range row {
 		acc[i] = min(acc[i], v)
 	}
 }
 
-// Float max and min take the builtin (exact for NaN and zeros) only when
-// the running value may change: v < m is false exactly when v >= m or
-// either is NaN. For most data that is a rare, well-predicted branch,
-// where the builtin on every element is a chain of seven instructions.
+// Float max and min: Go's builtins are IEEE 754-2019 maximum and minimum
+// (NaN propagates; max(-0.0, +0.0) = +0.0 and min(-0.0, +0.0) = -0.0 in
+// either order), but each is a chain of seven instructions, so the loops
+// take the builtin only when the running value may change: v < m is false
+// exactly when v >= m or either is NaN. For most data that is a rare,
+// well-predicted branch.
 
 func maxFloatLine[T elemFloat](x []T) T {
 	m := x[0]

@@ -66,6 +66,11 @@
 // a zero for log, …) goes element by element through the scalar form. See
 // common.go.
 //
+// In GOEXPERIMENT=simd builds, exp, sin and cos switch at start-up to
+// AVX2/AVX-512 kernels (simd_amd64.go) that perform the same float64
+// operations on 4 or 8 elements at once, bit for bit: the portable path
+// stays the default and the reference.
+//
 // The coefficients are derived, not copied: coeffs_gen.go is written by
 // internal/cmd/gencoeffs, which fits each polynomial with a Remez exchange
 // (internal/remez) against package math and computes π to 600 bits by

@@ -6,7 +6,7 @@ import "math"
 // log kernels in float64, in forms that never cancel: with a = |x| and
 // e = expm1(±a),
 //
-//	tanh a  = −e/(e+2),            e = expm1(−2a)
+//	tanh x  = e/(e+2),             e = expm1(2x), either sign
 //	sinh a  = (e + e/(e+1))/2,     e = expm1(a)
 //	cosh a  = (E + 1/E)/2,         E = exp(a)
 //	asinh a = log1p(a + a²/(1 + √(1+a²)))
@@ -15,8 +15,11 @@ import "math"
 //
 // and the odd functions take x's sign at the end, which also gives ±0.
 
-// tanhFastLimit keeps −2|x| within the expm1 kernel's range; beyond it
-// tanh is ±1 in float32 anyway.
+// tanhFastLimit keeps 2x within the expm1 kernel's range (e stays below
+// 2^217, so e/(e+2) cannot become Inf/Inf); beyond it tanh is ±1 in float32
+// anyway. For x < 0, e ∈ (−1, 0) and e+2 ∈ (1, 2): no cancellation either
+// way, and working on x rather than |x| saves moving it to an integer
+// register and back.
 const tanhFastLimit = 75
 
 func tanhFast(x []float32) int { return prefixAbsAtMost(x, tanhFastLimit) }
@@ -25,10 +28,10 @@ func tanhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		xd := float64(v)
-		a := -2 * math.Abs(xd)
+		a := 2 * xd
 		scale, n := expReduce(a * (expTableSize / math.Ln2))
 		e := scale*expm1Reduced(a-n*(math.Ln2/expTableSize)) + (scale - 1)
-		dst[i] = signOf64(float32(-e/(e+2)), xd)
+		dst[i] = signOf64(float32(e/(e+2)), xd)
 	}
 }
 

@@ -13,16 +13,19 @@ import "math"
 // erfClamp is the largest argument evaluated; erf(erfClamp) rounds to 1.
 const erfClamp = 3.99
 
+// erfClampBits is erfClamp's float32 bit pattern.
+var erfClampBits = math.Float32bits(erfClamp)
+
 func erfLanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		xd := float64(v)
-		a := math.Abs(xd)
-		a = selectFloat(a > erfClamp, erfClamp, a)
+	for i, b := range float32Bits(x) {
+		// |x|, its clamp and the sign are taken on the bits in an integer
+		// register; only the clamped |x| moves to a float register.
+		a := float64(math.Float32frombits(min(b&0x7fffffff, erfClampBits)))
 		c := &erfCells[int(a*erfCellsPerUnit)&(len(erfCells)-1)]
 		t := a - c[0]
 		p := c[1] + t*(c[2]+t*(c[3]+t*(c[4]+t*(c[5]+t*(c[6]+t*c[7])))))
-		dst[i] = signOf64(float32(p), xd)
+		dst[i] = math.Float32frombits(math.Float32bits(float32(p)) | b&(1<<31))
 	}
 }
 

@@ -174,6 +174,17 @@ func allPositiveNormal(xs *[chunk]float32) bool {
 	return (signs|notFinite)&halfSigns == 0 && normal == halfSigns
 }
 
+// absWide is |x| widened to float64, for x's bits b. Clearing the sign on
+// the integer bits, which kernels load anyway, is cheaper than math.Abs on
+// a float64, which moves the value to an integer register and back.
+func absWide(b uint32) float64 { return float64(math.Float32frombits(b & 0x7fffffff)) }
+
+// withSignBit returns r with the sign bit of the float32 whose bits are b.
+func withSignBit(r float32, b uint32) float32 {
+	const sign = 1 << 31
+	return math.Float32frombits(math.Float32bits(r)&^sign | b&sign)
+}
+
 // float32Bits views x's elements as their bit patterns, so kernels can load
 // them straight into integer registers.
 func float32Bits(x []float32) []uint32 {

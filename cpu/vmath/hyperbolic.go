@@ -55,12 +55,11 @@ func Tanh(dst, x []float32) { unary(dst, x, tanhFast, tanhLanes, Tanh32) }
 
 func sinhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		xd := float64(v)
-		a := math.Abs(xd)
+	for i, b := range float32Bits(x) {
+		a := absWide(b)
 		scale, n := expReduce(a * (expTableSize / math.Ln2))
 		e := scale*expm1Reduced(a-n*(math.Ln2/expTableSize)) + (scale - 1)
-		dst[i] = signOf64(float32(0.5*(e+e/(e+1))), xd)
+		dst[i] = withSignBit(float32(0.5*(e+e/(e+1))), b)
 	}
 }
 
@@ -82,8 +81,8 @@ func Sinh(dst, x []float32) { unary(dst, x, expFast, sinhLanes, Sinh32) }
 
 func coshLanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		e := expKernel(math.Abs(float64(v)))
+	for i, b := range float32Bits(x) {
+		e := expKernel(absWide(b))
 		dst[i] = float32(0.5 * (e + 1/e))
 	}
 }
@@ -109,12 +108,11 @@ func finiteFast(x []float32) int { return prefixAbsAtMost(x, math.MaxFloat32) }
 
 func asinhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		xd := float64(v)
-		a := math.Abs(xd) // a² cannot overflow: a < 2^128
+	for i, b := range float32Bits(x) {
+		a := absWide(b) // a² cannot overflow: a < 2^128
 		u, c := log1pSplit(a + a*a/(1+math.Sqrt(1+a*a)))
 		k, logC, r := logParts(u)
-		dst[i] = signOf64(float32(k*math.Ln2+logZ(logC, r)+c), xd)
+		dst[i] = withSignBit(float32(k*math.Ln2+logZ(logC, r)+c), b)
 	}
 }
 
@@ -166,12 +164,11 @@ func atanhFast(x []float32) int { return prefixAbsAtMost(x, atanhFastMax) }
 
 func atanhLanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		xd := float64(v)
-		a := math.Abs(xd)
+	for i, b := range float32Bits(x) {
+		a := absWide(b)
 		u, c := log1pSplit(2 * a / (1 - a))
 		k, logC, r := logParts(u)
-		dst[i] = signOf64(float32(0.5*(k*math.Ln2+logZ(logC, r)+c)), xd)
+		dst[i] = withSignBit(float32(0.5*(k*math.Ln2+logZ(logC, r)+c)), b)
 	}
 }
 

@@ -43,16 +43,15 @@ func unitFast(x []float32) int { return prefixAbsAtMost(x, 1) }
 
 func asinLanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		xd := float64(v)
+	for i, b := range float32Bits(x) {
 		// The polynomial's argument is s = a (small) or √((1−a)/2)
 		// (large), with z = s². (Written out in acosLanes too: as a
 		// helper it would exceed the inliner's budget.)
-		a := math.Abs(xd)
+		a := absWide(b)
 		large := a > 0.5
 		z := selectFloat(large, (1-a)*0.5, a*a)
 		p := asinReduced(selectFloat(large, math.Sqrt(z), a), z)
-		dst[i] = signOf64(float32(selectFloat(large, math.Pi/2-2*p, p)), xd)
+		dst[i] = withSignBit(float32(selectFloat(large, math.Pi/2-2*p, p)), b)
 	}
 }
 
@@ -71,15 +70,15 @@ func Asin(dst, x []float32) { unary(dst, x, unitFast, asinLanes, Asin32) }
 
 func acosLanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		xd := float64(v)
-		a := math.Abs(xd) // as in asinLanes
+	for i, b := range float32Bits(x) {
+		a := absWide(b) // as in asinLanes
 		large := a > 0.5
 		z := selectFloat(large, (1-a)*0.5, a*a)
 		p := asinReduced(selectFloat(large, math.Sqrt(z), a), z)
 		// Large |x|: 2p for x > 0, π − 2p for x < 0. Small: π/2 − asin x.
-		largeResult := selectFloat(xd < 0, math.Pi-2*p, 2*p)
-		dst[i] = float32(selectFloat(large, largeResult, math.Pi/2-math.Copysign(p, xd)))
+		negative := b>>31 != 0
+		largeResult := selectFloat(negative, math.Pi-2*p, 2*p)
+		dst[i] = float32(selectFloat(large, largeResult, math.Pi/2-selectFloat(negative, -p, p)))
 	}
 }
 
@@ -108,14 +107,13 @@ func atanTail(z float64) float64 {
 
 func atanLanes(dst, x []float32) {
 	dst = dst[:len(x)]
-	for i, v := range x {
-		xd := float64(v)
-		a := math.Abs(xd)
+	for i, b := range float32Bits(x) {
+		a := absWide(b)
 		lo, hi := ordered(a, 1)
 		t := lo / hi
 		z := t * t
 		p := t + t*z*atanTail(z)
-		dst[i] = signOf64(float32(selectFloat(a > 1, math.Pi/2-p, p)), xd)
+		dst[i] = withSignBit(float32(selectFloat(a > 1, math.Pi/2-p, p)), b)
 	}
 }
 
@@ -156,17 +154,16 @@ func atan2Fast(y, x []float32) int {
 
 func atan2Lanes(dst, y, x []float32) {
 	dst = dst[:len(x)]
-	y = y[:len(x)]
-	for i, xv := range x {
-		yd, xd := float64(y[i]), float64(xv)
-		ay, ax := math.Abs(yd), math.Abs(xd)
+	yb := float32Bits(y[:len(x)])
+	for i, xb := range float32Bits(x) {
+		ay, ax := absWide(yb[i]), absWide(xb)
 		lo, hi := ordered(ay, ax)
 		t := lo / hi
 		z := t * t
 		p := t + t*z*atanTail(z)
 		p = selectFloat(ay > ax, math.Pi/2-p, p)
-		p = selectFloat(math.Signbit(xd), math.Pi-p, p)
-		dst[i] = signOf64(float32(p), yd)
+		p = selectFloat(xb>>31 != 0, math.Pi-p, p)
+		dst[i] = withSignBit(float32(p), yb[i])
 	}
 }
 

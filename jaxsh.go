@@ -21,6 +21,9 @@ type Options struct {
 	// Globals are predeclared in every module the interpreter runs, next to
 	// jaxsh's own builtins; they win on a clash.
 	Globals starlark.StringDict
+	// LogCompiles writes one line to Stderr per compilation of a jitted
+	// function, saying why the compile cache missed.
+	LogCompiles bool
 }
 
 // An Interpreter runs jaxsh programs. Modules loaded with load() are cached
@@ -63,6 +66,9 @@ func (in *Interpreter) run(ctx context.Context, name string, src any, args []str
 		globals[k] = v
 	}
 	session := jstarlark.NewSession(in.opts.Stdout, globals)
+	if in.opts.LogCompiles {
+		session.LogCompiles(in.opts.Stderr)
+	}
 	thread := session.NewThread("main")
 
 	done := make(chan struct{})

@@ -16,7 +16,8 @@ import (
 // promotion rules (a Python scalar turned array), which text never shows.
 type Array struct {
 	aval trace.AVal
-	buf  jit.Buffer
+	buf  jit.Buffer // nil for a traced array
+	tr   *tracer    // set for a traced array (see tracer.go)
 }
 
 var (
@@ -39,8 +40,14 @@ func (a *Array) AVal() trace.AVal { return a.aval }
 // Buffer is the array's device storage.
 func (a *Array) Buffer() jit.Buffer { return a.buf }
 
-// Device is the device that holds the array.
-func (a *Array) Device() jit.Device { return a.buf.Device() }
+// Device is the device that holds the array (for a traced array, the
+// device its computation is placed on).
+func (a *Array) Device() jit.Device {
+	if a.tr != nil {
+		return a.tr.ts.dev
+	}
+	return a.buf.Device()
+}
 
 func (a *Array) shape() trace.Shape { return a.aval.Shape }
 func (a *Array) dtype() trace.DType { return a.aval.DType }
@@ -54,8 +61,12 @@ func (a *Array) Hash() (uint32, error) {
 	return 0, fmt.Errorf("unhashable type: Array")
 }
 
-// String is JAX's repr: Array([1., 2.], dtype=float32).
+// String is JAX's repr: Array([1., 2.], dtype=float32); a traced array
+// prints as Traced<float32[3]>.
 func (a *Array) String() string {
+	if a.tr != nil {
+		return "Traced<" + a.aval.LongString() + ">"
+	}
 	h, err := a.host()
 	if err != nil {
 		return fmt.Sprintf("<Array %s: %v>", a.aval.LongString(), err)
@@ -65,6 +76,9 @@ func (a *Array) String() string {
 
 // Str is NumPy's str(x), what print(x) shows: [1. 2.].
 func (a *Array) Str() string {
+	if a.tr != nil {
+		return "Traced<" + a.aval.LongString() + ">"
+	}
 	h, err := a.host()
 	if err != nil {
 		return fmt.Sprintf("<Array %s: %v>", a.aval.LongString(), err)
@@ -76,6 +90,11 @@ func (a *Array) Str() string {
 // truth value. Truth cannot return an error, so that case cancels the thread
 // (see truth.go) and reports False.
 func (a *Array) Truth() starlark.Bool {
+	if a.tr != nil {
+		return failTruth(fmt.Sprintf("ConcretizationError: the truth value of the traced value %s is not known while tracing %s "+
+			"(an if, while, and, or or not on an array inside jit); use lax.cond or jnp.where to choose by a traced value",
+			a.aval.LongString(), a.tr.ts.name))
+	}
 	if a.size() != 1 {
 		return failTruth(fmt.Sprintf("truth value of an array with %s is ambiguous. Use a.any() or a.all()", pluralElements(a.size())))
 	}
@@ -145,11 +164,16 @@ func arraysEqual(a, b *Array) (bool, error) {
 	if a.dtype() != b.dtype() || !a.shape().Equal(b.shape()) {
 		return false, nil
 	}
-	ha, err := jit.ToHost(a.buf)
+	for _, x := range []*Array{a, b} {
+		if x.tr != nil {
+			return false, concretizationError(x, "comparing arrays with Starlark's ==")
+		}
+	}
+	ha, err := a.hostBytes("==")
 	if err != nil {
 		return false, err
 	}
-	hb, err := jit.ToHost(b.buf)
+	hb, err := b.hostBytes("==")
 	if err != nil {
 		return false, err
 	}

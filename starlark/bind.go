@@ -15,6 +15,13 @@ func defaultDevice() (jit.Device, error) { return jit.LookupDevice("cpu:0") }
 // results. Every jnp, lax and nn function ends here: it is the one place
 // where eager execution (and, with jit, tracing) happens.
 func bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+	ts, err := traceOf(args)
+	if err != nil {
+		return nil, err
+	}
+	if ts != nil {
+		return bindTraced(ts, prim, params, args...)
+	}
 	var dev jit.Device
 	for i, a := range args {
 		if dev == nil {
@@ -35,6 +42,13 @@ func bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 
 // bindOn is bind for primitives that may have no operands (iota).
 func bindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+	ts, err := traceOf(args)
+	if err != nil {
+		return nil, err
+	}
+	if ts != nil {
+		return bindTraced(ts, prim, params, args...)
+	}
 	p := trace.Lookup(prim)
 	if p == nil {
 		return nil, fmt.Errorf("internal error: unknown primitive %q", prim)

@@ -48,6 +48,9 @@ func traceback(e *starlark.EvalError) string {
 		b.WriteString("Traceback (most recent call last):\n")
 	}
 	for _, fr := range stack {
+		if fr.Pos.Filename() == "<builtin>" {
+			continue // a builtin that called back into Starlark (jit, partial): no source line
+		}
 		fmt.Fprintf(&b, "  %s: in %s\n", fr.Pos, fr.Name)
 	}
 	msg := e.Msg

@@ -35,6 +35,8 @@ func Predeclared() starlark.StringDict {
 		"partial":      starlark.NewBuiltin("partial", builtinPartial),
 		"print":        starlark.NewBuiltin("print", builtinPrint),
 		"Ellipsis":     Ellipsis,
+		"jit":          starlark.NewBuiltin("jit", builtinJit),
+		"make_jaxpr":   starlark.NewBuiltin("make_jaxpr", builtinMakeJaxpr),
 		"__ellipsis__": Ellipsis,
 	}
 	for k, v := range operatorBuiltins() {
@@ -52,6 +54,7 @@ func Predeclared() starlark.StringDict {
 type Session struct {
 	stdout      io.Writer
 	predeclared starlark.StringDict
+	logCompiles io.Writer // where jit explains each compilation, or nil
 
 	mu      sync.Mutex
 	modules map[string]*module
@@ -78,10 +81,18 @@ func NewSession(stdout io.Writer, extra starlark.StringDict) *Session {
 
 const stdoutKey = "jaxsh.stdout"
 
+// LogCompiles makes every compilation of a jitted function on the
+// session's threads write one line to w saying why the cache missed
+// (jaxsh --log-compiles). Call it before NewThread.
+func (s *Session) LogCompiles(w io.Writer) { s.logCompiles = w }
+
 // NewThread returns a thread whose print and load go through the session.
 func (s *Session) NewThread(name string) *starlark.Thread {
 	th := &starlark.Thread{Name: name, Load: s.load}
 	th.SetLocal(stdoutKey, s.stdout)
+	if s.logCompiles != nil {
+		th.SetLocal(logCompilesKey, s.logCompiles)
+	}
 	th.Print = func(th *starlark.Thread, msg string) { fmt.Fprintln(stdoutOf(th), msg) }
 	return th
 }

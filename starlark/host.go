@@ -14,11 +14,20 @@ import (
 
 // host copies the array to host memory as the typed slice arrayfmt wants.
 func (a *Array) host() (arrayfmt.Array, error) {
-	raw, err := jit.ToHost(a.buf)
+	raw, err := a.hostBytes("reading an array")
 	if err != nil {
 		return arrayfmt.Array{}, err
 	}
 	return arrayfmt.Array{DType: a.dtype().Name(), Shape: a.shape(), Data: typedSlice(a.dtype(), raw)}, nil
+}
+
+// hostBytes copies a concrete array's elements to the host; a traced array
+// has none yet, which is a ConcretizationError naming what wanted them.
+func (a *Array) hostBytes(what string) ([]byte, error) {
+	if a.tr != nil {
+		return nil, concretizationError(a, what)
+	}
+	return jit.ToHost(a.buf)
 }
 
 // typedSlice reinterprets host bytes in jit's layout as a Go slice of the
@@ -71,7 +80,7 @@ func castSlice[T any](raw []byte, n int) []T {
 // scalarValue returns element i (row-major) as a Starlark value: bool, int
 // or float. Complex elements are not Starlark values yet.
 func (a *Array) scalarValue(i int) (starlark.Value, error) {
-	raw, err := jit.ToHost(a.buf)
+	raw, err := a.hostBytes("reading an array element")
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +122,7 @@ func elementValue(dt trace.DType, data any, i int) (starlark.Value, error) {
 // toList converts the whole array to nested Starlark lists of numbers, as
 // NumPy's tolist does; a 0-d array gives its scalar.
 func (a *Array) toList() (starlark.Value, error) {
-	raw, err := jit.ToHost(a.buf)
+	raw, err := a.hostBytes("tolist")
 	if err != nil {
 		return nil, err
 	}

@@ -250,7 +250,7 @@ func (ix *ndIndexer) expandBoolIndices() (*ndIndexer, error) {
 // maskNonzero returns, per axis of the mask, the coordinates of its True
 // elements in row-major order (NumPy's nonzero).
 func maskNonzero(mask *Array) ([][]int64, error) {
-	raw, err := jit.ToHost(mask.buf)
+	raw, err := mask.hostBytes("a boolean mask index")
 	if err != nil {
 		return nil, err
 	}

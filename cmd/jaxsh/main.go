@@ -30,9 +30,11 @@ Runs a jaxsh script: Starlark with NumPy-style arrays (see the README).
 argv holds the script path (or "-c") followed by ARGS.
 
 Flags:
-  -c CODE      run CODE instead of a file
-  --version    print the version and exit
-  --help       print this help and exit
+  -c CODE         run CODE instead of a file
+  --log-compiles  print one line on stderr per compilation of a jitted
+                  function, saying why the compile cache missed
+  --version       print the version and exit
+  --help          print this help and exit
 
 Examples:
   jaxsh examples/hello.star
@@ -52,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	code := fs.String("c", "", "")
 	showVersion := fs.Bool("version", false, "")
 	help := fs.Bool("help", false, "")
+	logCompiles := fs.Bool("log-compiles", false, "")
 	fs.BoolVar(help, "h", false, "")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "jaxsh: %v\n\n%s", err, usage)
@@ -73,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	interp := jaxsh.New(jaxsh.Options{Stdout: stdout, Stderr: stderr})
+	interp := jaxsh.New(jaxsh.Options{Stdout: stdout, Stderr: stderr, LogCompiles: *logCompiles})
 	var err error
 	if codeGiven {
 		_, err = interp.RunString(ctx, "-c", *code, fs.Args())

@@ -124,6 +124,26 @@ func TestExitCodesAndMessages(t *testing.T) {
 	}
 }
 
+func TestLogCompilesSaysWhyTheCacheMissed(t *testing.T) {
+	code, stdout, stderr := runJaxsh(t, "--log-compiles", "-c", `
+@partial(jit, static_argnums=(1,))
+def f(x, n):
+    return x * n
+x = jnp.arange(3.0)
+f(x, 2); f(x, 2); f(x, 3); f(jnp.arange(4.0), 3)
+print(f(x, 2))
+`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "jaxsh: compiling f for (float32[3]) on cpu:0: first call\n" +
+		"jaxsh: compiling f for (float32[3]) on cpu:0: static argument 1 = 3 (was argument 1 = 2)\n" +
+		"jaxsh: compiling f for (float32[4]) on cpu:0: array argument 0 changed from float32[3] to float32[4]\n"
+	if stderr != want || stdout != "[0. 2. 4.]\n" {
+		t.Errorf("stderr:\n%s\nwant:\n%s\nstdout %q", stderr, want, stdout)
+	}
+}
+
 func TestLoadIsRelativeToTheLoadingFile(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "lib", "sub"), 0o755); err != nil {

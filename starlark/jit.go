@@ -1,0 +1,394 @@
+package starlark
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// Jitted is the value of jit(fun, ...): calling it traces fun once per
+// signature — the abstract values of the array arguments (shape, dtype,
+// weak type), their pytree structure, the static arguments' values and the
+// device — compiles the trace, and runs the compiled program; later calls
+// with the same signature run the cached program. Starlark side effects of
+// fun (appending to a list) therefore happen at trace time only, as in JAX.
+// Called while another function is being traced, a Jitted is traced
+// through: its operations join the outer trace.
+type Jitted struct {
+	fun         starlark.Callable
+	staticNums  []int
+	staticNames []string
+	donateNums  []int
+	device      jit.Device
+	inline      bool
+
+	mu    sync.Mutex
+	cache map[string]*compiledFun
+	last  *signature // the signature compiled last, to explain the next miss
+}
+
+var (
+	_ starlark.Callable = (*Jitted)(nil)
+	_ starlark.HasAttrs = (*Jitted)(nil)
+)
+
+// compiledFun is one cache entry: a traced, compiled function.
+type compiledFun struct {
+	jaxpr   *trace.Jaxpr
+	program *jit.Program
+	exe     jit.Executable
+	consts  []jit.Buffer
+	outTree *treeDef
+	dev     jit.Device
+}
+
+// signature is what a compiled program depends on.
+type signature struct {
+	dynamic []string // per array leaf: dtype[shape], with ~ for weak types
+	static  []string // per static argument: its type and repr, the cache key part
+	shown   []string // per static argument: how --log-compiles names it
+	tree    string
+	device  string
+}
+
+func (s *signature) key() string {
+	return strings.Join(s.dynamic, ",") + "|" + strings.Join(s.static, ",") + "|" + s.tree + "|" + s.device
+}
+
+func (j *Jitted) Name() string          { return "jit(" + j.fun.Name() + ")" }
+func (j *Jitted) String() string        { return "<jitted function " + j.fun.Name() + ">" }
+func (j *Jitted) Type() string          { return "Jitted" }
+func (j *Jitted) Freeze()               { j.fun.Freeze() }
+func (j *Jitted) Truth() starlark.Bool  { return starlark.True }
+func (j *Jitted) Hash() (uint32, error) { return starlark.String(j.Name()).Hash() }
+
+func (j *Jitted) AttrNames() []string { return []string{"lower"} }
+
+func (j *Jitted) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "lower":
+		return starlark.NewBuiltin("lower", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			c, _, err := j.prepare(thread, args, kwargs)
+			if err != nil {
+				return nil, err
+			}
+			return &Lowered{fun: j.fun.Name(), c: c}, nil
+		}), nil
+	}
+	return nil, nil
+}
+
+// jitCall is one call's arguments split into what the signature needs.
+type jitCall struct {
+	sig     *signature
+	leaves  []*Array // the dynamic array leaves, on the call's device
+	rebuild func(leaves []starlark.Value) (starlark.Tuple, []starlark.Tuple, error)
+	dev     jit.Device
+}
+
+// CallInternal runs the compiled function, compiling it first on a cache
+// miss.
+func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if currentTrace() != nil || anyTraced(args, kwargs) {
+		return starlark.Call(thread, j.fun, args, kwargs) // traced through
+	}
+	c, call, err := j.prepare(thread, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	bufs := make([]jit.Buffer, 0, len(c.consts)+len(call.leaves))
+	bufs = append(bufs, c.consts...)
+	for _, a := range call.leaves {
+		bufs = append(bufs, a.buf)
+	}
+	outs, err := c.exe.Execute(bufs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", j.fun.Name(), err)
+	}
+	leaves := make([]starlark.Value, len(outs))
+	for i, b := range outs {
+		leaves[i] = newArray(b)
+	}
+	return c.outTree.unflatten(leaves)
+}
+
+func anyTraced(args starlark.Tuple, kwargs []starlark.Tuple) bool {
+	vals := append([]starlark.Value(nil), args...)
+	for _, kv := range kwargs {
+		vals = append(vals, kv[1])
+	}
+	leaves, _, err := flattenTree("jit", starlark.Tuple(vals))
+	if err != nil {
+		return false
+	}
+	for _, l := range leaves {
+		if a, ok := l.(*Array); ok && a.traced() {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare finds or builds the compiled function for a call.
+func (j *Jitted) prepare(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (*compiledFun, *jitCall, error) {
+	call, err := j.split(args, kwargs)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := call.sig.key()
+	j.mu.Lock()
+	c, ok := j.cache[key]
+	last := j.last
+	j.mu.Unlock()
+	if ok {
+		return c, call, nil
+	}
+	if w := logCompilesOf(thread); w != nil {
+		fmt.Fprintf(w, "jaxsh: compiling %s for (%s) on %s: %s\n", j.fun.Name(),
+			strings.Join(call.sig.dynamic, ", "), call.sig.device, explainMiss(last, call.sig))
+	}
+	c, err = j.traceAndCompile(thread, call)
+	if err != nil {
+		return nil, nil, err
+	}
+	j.mu.Lock()
+	if j.cache == nil {
+		j.cache = map[string]*compiledFun{}
+	}
+	j.cache[key] = c
+	j.last = call.sig
+	j.mu.Unlock()
+	return c, call, nil
+}
+
+// explainMiss says why a signature was not in the cache, compared with the
+// one compiled before it.
+func explainMiss(last, now *signature) string {
+	if last == nil {
+		return "first call"
+	}
+	var why []string
+	if last.tree != now.tree {
+		why = append(why, fmt.Sprintf("argument structure changed from %s to %s", last.tree, now.tree))
+	} else {
+		for i := range now.dynamic {
+			if i < len(last.dynamic) && last.dynamic[i] != now.dynamic[i] {
+				why = append(why, fmt.Sprintf("array argument %d changed from %s to %s", i, last.dynamic[i], now.dynamic[i]))
+			}
+		}
+	}
+	for i := range now.static {
+		if i < len(last.static) && last.static[i] != now.static[i] {
+			why = append(why, fmt.Sprintf("static %s (was %s)", now.shown[i], last.shown[i]))
+		}
+	}
+	if last.device != now.device {
+		why = append(why, fmt.Sprintf("device changed from %s to %s", last.device, now.device))
+	}
+	if len(why) == 0 {
+		return "a signature seen before this one's predecessor"
+	}
+	return strings.Join(why, "; ")
+}
+
+// split separates static from dynamic arguments, converts the dynamic
+// leaves to arrays and computes the signature.
+func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, error) {
+	fn := j.fun.Name()
+	isStaticPos := map[int]bool{}
+	for _, n := range j.staticNums {
+		if n < 0 {
+			n += len(args)
+		}
+		// A static parameter not passed positionally comes by keyword (its
+		// name is in staticNames) or keeps its default.
+		isStaticPos[n] = true
+	}
+	isStaticName := map[string]bool{}
+	for _, n := range j.staticNames {
+		isStaticName[n] = true
+	}
+	sig := &signature{}
+	var dynArgs []starlark.Value
+	var dynPos []int
+	for i, a := range args {
+		if isStaticPos[i] {
+			if _, err := a.Hash(); err != nil {
+				return nil, fmt.Errorf("jit(%s): static argument %d must be hashable, got %s", fn, i, a.Type())
+			}
+			sig.static = append(sig.static, a.Type()+":"+a.String())
+			sig.shown = append(sig.shown, fmt.Sprintf("argument %d = %s", i, a))
+			continue
+		}
+		dynArgs = append(dynArgs, a)
+		dynPos = append(dynPos, i)
+	}
+	dynKw := starlark.NewDict(len(kwargs))
+	var staticKw []starlark.Tuple
+	names := make([]string, 0, len(kwargs))
+	for _, kv := range kwargs {
+		names = append(names, string(kv[0].(starlark.String)))
+	}
+	sort.Strings(names)
+	kwByName := map[string]starlark.Value{}
+	for _, kv := range kwargs {
+		kwByName[string(kv[0].(starlark.String))] = kv[1]
+	}
+	for _, name := range names {
+		v := kwByName[name]
+		if isStaticName[name] {
+			if _, err := v.Hash(); err != nil {
+				return nil, fmt.Errorf("jit(%s): static argument %s must be hashable, got %s", fn, name, v.Type())
+			}
+			sig.static = append(sig.static, name+"="+v.Type()+":"+v.String())
+			sig.shown = append(sig.shown, fmt.Sprintf("%s = %s", name, v))
+			staticKw = append(staticKw, starlark.Tuple{starlark.String(name), v})
+			continue
+		}
+		_ = dynKw.SetKey(starlark.String(name), v)
+	}
+	leaves, tree, err := flattenTree("jit("+fn+")", starlark.Tuple{starlark.Tuple(dynArgs), dynKw})
+	if err != nil {
+		return nil, err
+	}
+	sig.tree = tree.String()
+
+	dev := j.device
+	for _, l := range leaves {
+		if a, ok := l.(*Array); ok && dev == nil {
+			dev = a.Device()
+		}
+	}
+	if dev == nil {
+		if dev, err = defaultDevice(); err != nil {
+			return nil, err
+		}
+	}
+	sig.device = dev.String()
+	arrays := make([]*Array, len(leaves))
+	for i, l := range leaves {
+		a, err := jitLeaf(fn, i, l, dev)
+		if err != nil {
+			return nil, err
+		}
+		arrays[i] = a
+		t := a.aval.LongString()
+		if a.aval.Weak {
+			t += "~"
+		}
+		sig.dynamic = append(sig.dynamic, t)
+	}
+	rebuild := func(newLeaves []starlark.Value) (starlark.Tuple, []starlark.Tuple, error) {
+		v, err := tree.unflatten(newLeaves)
+		if err != nil {
+			return nil, nil, err
+		}
+		parts := v.(starlark.Tuple)
+		dyn, kw := parts[0].(starlark.Tuple), parts[1].(*starlark.Dict)
+		out := make(starlark.Tuple, len(args))
+		for i, a := range args {
+			out[i] = a
+		}
+		for k, pos := range dynPos {
+			out[pos] = dyn[k]
+		}
+		kwargs := append([]starlark.Tuple(nil), staticKw...)
+		for _, item := range kw.Items() {
+			kwargs = append(kwargs, item)
+		}
+		return out, kwargs, nil
+	}
+	return &jitCall{sig: sig, leaves: arrays, rebuild: rebuild, dev: dev}, nil
+}
+
+// jitLeaf converts a dynamic argument leaf to an array on dev: arrays as
+// they are, Python scalars as weakly typed arrays (as jax.jit does).
+func jitLeaf(fn string, i int, v starlark.Value, dev jit.Device) (*Array, error) {
+	switch x := v.(type) {
+	case *Array:
+		if x.Device() != dev {
+			return nil, fmt.Errorf("jit(%s): argument leaf %d is on %s but the computation runs on %s; move it with device_put", fn, i, x.Device(), dev)
+		}
+		return x, nil
+	case starlark.Int, starlark.Float, starlark.Bool:
+		t, _ := scalarType(x)
+		return arrayFromValue("jit("+fn+")", x, t, dev)
+	}
+	return nil, fmt.Errorf("jit(%s): argument leaf %d of type %s is not an array or a number; "+
+		"pass it with static_argnums or static_argnames to make it part of the compiled function", fn, i, v.Type())
+}
+
+// traceAndCompile traces the function on abstract copies of the call's
+// leaves and compiles the result for the call's device.
+func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compiledFun, error) {
+	jaxpr, outTree, err := traceFunction(thread, j.fun, call)
+	if err != nil {
+		return nil, err
+	}
+	program, exe, err := jit.CompileOn(call.dev, jaxpr)
+	if err != nil {
+		return nil, fmt.Errorf("jit(%s): %v", j.fun.Name(), err)
+	}
+	consts := make([]jit.Buffer, len(jaxpr.Consts))
+	for i, c := range jaxpr.Consts {
+		consts[i] = c.(jit.Buffer)
+	}
+	return &compiledFun{jaxpr: jaxpr, program: program, exe: exe, consts: consts, outTree: outTree, dev: call.dev}, nil
+}
+
+// traceFunction calls fun with traced stand-ins for the call's array
+// leaves and returns the jaxpr of its result and the result's structure.
+func traceFunction(thread *starlark.Thread, fun starlark.Callable, call *jitCall) (*trace.Jaxpr, *treeDef, error) {
+	ts := &traceState{b: trace.NewBuilder(), thread: thread, name: fun.Name(), dev: call.dev}
+	defer func() { ts.done = true }()
+	inputs := make([]starlark.Value, len(call.leaves))
+	for i, a := range call.leaves {
+		inputs[i] = newTracedArray(ts, ts.b.Input(a.aval))
+	}
+	args, kwargs, err := call.rebuild(inputs)
+	if err != nil {
+		return nil, nil, err
+	}
+	result, err := withTrace(ts, func() (starlark.Value, error) { return starlark.Call(thread, fun, args, kwargs) })
+	if err != nil {
+		return nil, nil, err
+	}
+	leaves, tree, err := flattenTree(fun.Name(), result)
+	if err != nil {
+		return nil, nil, err
+	}
+	outs := make([]trace.Atom, len(leaves))
+	for i, l := range leaves {
+		a, ok := l.(*Array)
+		if !ok {
+			if t, isNum := scalarType(l); isNum {
+				if a, err = arrayFromValue(fun.Name(), l, t, call.dev); err != nil {
+					return nil, nil, err
+				}
+			} else {
+				return nil, nil, fmt.Errorf("%s returned a %s inside its result; a traced function must return arrays, numbers, or tuples, lists and dicts of them", fun.Name(), l.Type())
+			}
+		}
+		if outs[i], err = ts.atomOf(a); err != nil {
+			return nil, nil, err
+		}
+	}
+	jaxpr, err := ts.b.Build(outs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return jaxpr, tree, nil
+}
+
+const logCompilesKey = "jaxsh.logCompiles"
+
+func logCompilesOf(thread *starlark.Thread) io.Writer {
+	w, _ := thread.Local(logCompilesKey).(io.Writer)
+	return w
+}

@@ -1,0 +1,188 @@
+package starlark
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// Tracing. While jit (or make_jaxpr) traces a function, the function's
+// array arguments are traced Arrays: they hold a variable of the trace
+// instead of a buffer, and every primitive applied to them is recorded as
+// an equation (bind, in bind.go). As in JAX since "omnistaging", every
+// primitive bound on the tracing thread is recorded, even one whose
+// operands are all concrete: jnp.ones(3) inside jit is staged, not
+// computed at trace time. Concrete arrays that meet traced ones become
+// inputs of the trace: 0-d ones as literals, others as constants passed as
+// device buffers (never folded into the program).
+
+// traceState is one function being traced.
+type traceState struct {
+	b      *trace.Builder
+	thread *starlark.Thread
+	name   string // the traced function's name, for messages
+	dev    jit.Device
+	done   bool // set when the trace is finished: its tracers are dead
+	parent *traceState
+}
+
+// tracer is the traced side of an Array.
+type tracer struct {
+	ts   *traceState
+	atom trace.Atom
+}
+
+// activeTraces counts traces in progress in the whole process, so that
+// eager binds skip looking for the current trace when there are none.
+var activeTraces atomic.Int64
+
+const currentTraceKey = "jaxsh.trace"
+
+// currentTrace returns the trace active on the goroutine's running thread,
+// or nil.
+func currentTrace() *traceState {
+	if activeTraces.Load() == 0 {
+		return nil
+	}
+	th, ok := runningThreads.Load(goroutineID())
+	if !ok {
+		return nil
+	}
+	ts, _ := th.(*starlark.Thread).Local(currentTraceKey).(*traceState)
+	return ts
+}
+
+// withTrace runs fn with ts as the thread's current trace.
+func withTrace[T any](ts *traceState, fn func() (T, error)) (T, error) {
+	prev := ts.thread.Local(currentTraceKey)
+	ts.thread.SetLocal(currentTraceKey, ts)
+	activeTraces.Add(1)
+	defer func() {
+		activeTraces.Add(-1)
+		ts.thread.SetLocal(currentTraceKey, prev)
+	}()
+	return runThread(ts.thread, fn)
+}
+
+func newTracedArray(ts *traceState, atom trace.Atom) *Array {
+	return &Array{aval: atom.Aval(), tr: &tracer{ts: ts, atom: atom}}
+}
+
+// traced reports whether the array is a tracer.
+func (a *Array) traced() bool { return a.tr != nil }
+
+// position is the source position of the innermost Starlark frame of the
+// tracing thread: where the user's code applied the operation.
+func (ts *traceState) position() trace.Pos {
+	for i := 0; i < ts.thread.CallStackDepth(); i++ {
+		pos := ts.thread.CallFrame(i).Pos
+		if f := pos.Filename(); f != "<builtin>" && f != "" {
+			return trace.Pos{File: f, Line: int(pos.Line), Col: int(pos.Col)}
+		}
+	}
+	return trace.Pos{}
+}
+
+// atomOf turns an operand into an atom of ts: its own tracers as they are,
+// concrete 0-d arrays as literals, other concrete arrays as constants.
+func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
+	if a.tr != nil {
+		if a.tr.ts != ts {
+			return nil, leakedTracerError(a)
+		}
+		return a.tr.atom, nil
+	}
+	if a.ndim() == 0 {
+		v, err := a.scalarValue(0)
+		if err != nil {
+			return nil, err
+		}
+		var lit any
+		switch x := v.(type) {
+		case starlark.Bool:
+			lit = bool(x)
+		case starlark.Int:
+			n, _ := x.Int64()
+			lit = n
+		case starlark.Float:
+			lit = float64(x)
+		}
+		if lit != nil {
+			return trace.NewLiteral(lit, a.dtype(), a.aval.Weak)
+		}
+	}
+	return ts.b.Const(a.buf, a.aval), nil
+}
+
+// leakedTracerError explains a tracer used outside the trace that made it.
+func leakedTracerError(a *Array) error {
+	state := "after its trace ended"
+	if !a.tr.ts.done {
+		state = "inside another trace"
+	}
+	return fmt.Errorf("UnexpectedTracerError: a traced value %s from the trace of %s was used %s; "+
+		"return it from the traced function instead of storing it in a global or a closure",
+		a.aval.LongString(), a.tr.ts.name, state)
+}
+
+// concretizationError is the error for reading a traced value on the host.
+func concretizationError(a *Array, what string) error {
+	return fmt.Errorf("ConcretizationError: %s needs a concrete value, but got the traced value %s "+
+		"(inside the trace of %s); its value is only known when the compiled function runs",
+		what, a.aval.LongString(), a.tr.ts.name)
+}
+
+// bindTraced records prim applied to args as an equation of ts.
+func bindTraced(ts *traceState, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+	if ts.done {
+		return nil, fmt.Errorf("internal error: binding %s into the finished trace of %s", prim, ts.name)
+	}
+	atoms := make([]trace.Atom, len(args))
+	for i, a := range args {
+		at, err := ts.atomOf(a)
+		if err != nil {
+			return nil, err
+		}
+		atoms[i] = at
+	}
+	outs, err := ts.b.Bind(prim, atoms, params, ts.position())
+	if err != nil {
+		return nil, err
+	}
+	res := make([]*Array, len(outs))
+	for i, v := range outs {
+		res[i] = newTracedArray(ts, v)
+	}
+	return res, nil
+}
+
+// traceOf returns the trace the operands belong to, or the thread's
+// current trace, or nil for an eager operation.
+func traceOf(args []*Array) (*traceState, error) {
+	var ts *traceState
+	for _, a := range args {
+		if a.tr == nil {
+			continue
+		}
+		if a.tr.ts.done {
+			return nil, leakedTracerError(a)
+		}
+		if ts == nil {
+			ts = a.tr.ts
+		}
+	}
+	if cur := currentTrace(); cur != nil {
+		if ts != nil && ts != cur {
+			for _, a := range args {
+				if a.tr != nil && a.tr.ts != cur {
+					return nil, leakedTracerError(a)
+				}
+			}
+		}
+		return cur, nil
+	}
+	return ts, nil
+}

@@ -163,11 +163,71 @@ func asarrayValue(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
 		if dt == trace.InvalidDType {
 			dt = t.DType
 		}
+		if containsTracer(v) {
+			return stackNested(fn, v, dt)
+		}
 		return arrayFromValue(fn, v, trace.Type{DType: dt}, dev)
 	case starlark.NoneType:
 		return nil, fmt.Errorf("%s: None is not a valid value for an array", fn)
 	}
 	return nil, fmt.Errorf("%s: cannot convert %s to an array", fn, v.Type())
+}
+
+// containsTracer reports whether a nested list/tuple holds a traced array.
+func containsTracer(v starlark.Value) bool {
+	switch x := v.(type) {
+	case *Array:
+		return x.traced()
+	case *starlark.List:
+		for i := range x.Len() {
+			if containsTracer(x.Index(i)) {
+				return true
+			}
+		}
+	case starlark.Tuple:
+		for _, it := range x {
+			if containsTracer(it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stackNested builds an array of dtype dt from a nested sequence that holds
+// traced arrays, whose values are not known yet: each element becomes an
+// array with a new leading axis, and the elements are concatenated, as
+// JAX's jnp.array does for tracers.
+func stackNested(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
+	var items []starlark.Value
+	switch x := v.(type) {
+	case *starlark.List:
+		for i := range x.Len() {
+			items = append(items, x.Index(i))
+		}
+	case starlark.Tuple:
+		items = x
+	default:
+		return asarrayValue(fn, v, dt)
+	}
+	if len(items) == 0 {
+		return asarrayValue(fn, v, dt)
+	}
+	parts := make([]*Array, len(items))
+	for i, it := range items {
+		a, err := stackNested(fn, it, dt)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 && !a.shape().Equal(parts[0].shape()) {
+			return nil, fmt.Errorf("%s: ragged nested sequence: elements of shapes %s and %s", fn, parts[0].shape(), a.shape())
+		}
+		newShape := append([]int{1}, a.shape()...)
+		if parts[i], err = bind1("reshape", trace.Params{"new_sizes": newShape}, a); err != nil {
+			return nil, err
+		}
+	}
+	return bind1("concatenate", trace.Params{"dimension": 0}, parts...)
 }
 
 // nestedType is the promotion of a nested sequence's leaves (JAX's

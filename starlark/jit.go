@@ -95,8 +95,11 @@ type jitCall struct {
 // CallInternal runs the compiled function, compiling it first on a cache
 // miss.
 func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if currentTrace() != nil || anyTraced(args, kwargs) {
-		return starlark.Call(thread, j.fun, args, kwargs) // traced through
+	if ts := currentTrace(); ts != nil || anyTraced(args, kwargs) {
+		if j.inline || ts == nil {
+			return starlark.Call(thread, j.fun, args, kwargs) // traced through
+		}
+		return j.callNested(thread, ts, args, kwargs)
 	}
 	c, call, err := j.prepare(thread, args, kwargs)
 	if err != nil {
@@ -327,7 +330,7 @@ func jitLeaf(fn string, i int, v starlark.Value, dev jit.Device) (*Array, error)
 // traceAndCompile traces the function on abstract copies of the call's
 // leaves and compiles the result for the call's device.
 func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compiledFun, error) {
-	jaxpr, outTree, err := traceFunction(thread, j.fun, call)
+	jaxpr, outTree, err := traceFunction(thread, j.fun, call, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -342,10 +345,54 @@ func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compi
 	return &compiledFun{jaxpr: jaxpr, program: program, exe: exe, consts: consts, outTree: outTree, dev: call.dev}, nil
 }
 
+// callNested traces a jitted function called inside another trace into a
+// jaxpr of its own and records it in the outer trace as one `jit`
+// equation (JAX's nested jit, kept as a call; inline=True traces through
+// instead). Values the nested function closes over — outer tracers and
+// concrete arrays — become leading operands of the call.
+func (j *Jitted) callNested(thread *starlark.Thread, outer *traceState, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	call, err := j.split(args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	inner, outTree, err := traceFunction(thread, j.fun, call, outer)
+	if err != nil {
+		return nil, err
+	}
+	operands := make([]*Array, 0, len(inner.Consts)+len(call.leaves))
+	for _, c := range inner.Consts {
+		switch c := c.(type) {
+		case *Array:
+			operands = append(operands, c)
+		case jit.Buffer:
+			operands = append(operands, newArray(c))
+		default:
+			return nil, fmt.Errorf("internal error: constant of type %T in a nested jaxpr", c)
+		}
+	}
+	operands = append(operands, call.leaves...)
+	closed := &trace.Jaxpr{
+		InVars:  append(append([]*trace.Var(nil), inner.ConstVars...), inner.InVars...),
+		OutVars: inner.OutVars,
+		Eqns:    inner.Eqns,
+		Effects: inner.Effects,
+	}
+	outs, err := bindTraced(outer, "jit", trace.Params{"name": trace.Ident(j.fun.Name()), "jaxpr": closed}, operands...)
+	if err != nil {
+		return nil, err
+	}
+	leaves := make([]starlark.Value, len(outs))
+	for i, o := range outs {
+		leaves[i] = o
+	}
+	return outTree.unflatten(leaves)
+}
+
 // traceFunction calls fun with traced stand-ins for the call's array
 // leaves and returns the jaxpr of its result and the result's structure.
-func traceFunction(thread *starlark.Thread, fun starlark.Callable, call *jitCall) (*trace.Jaxpr, *treeDef, error) {
-	ts := &traceState{b: trace.NewBuilder(), thread: thread, name: fun.Name(), dev: call.dev}
+// parent is the enclosing trace of a nested jit, or nil.
+func traceFunction(thread *starlark.Thread, fun starlark.Callable, call *jitCall, parent *traceState) (*trace.Jaxpr, *treeDef, error) {
+	ts := &traceState{b: trace.NewBuilder(), thread: thread, name: fun.Name(), dev: call.dev, parent: parent}
 	defer func() { ts.done = true }()
 	inputs := make([]starlark.Value, len(call.leaves))
 	for i, a := range call.leaves {

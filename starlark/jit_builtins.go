@@ -161,7 +161,7 @@ func builtinMakeJaxpr(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		if err != nil {
 			return nil, err
 		}
-		jaxpr, _, err := traceFunction(thread, fun, call)
+		jaxpr, _, err := traceFunction(thread, fun, call, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -90,10 +90,15 @@ func (ts *traceState) position() trace.Pos {
 // concrete 0-d arrays as literals, other concrete arrays as constants.
 func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
 	if a.tr != nil {
-		if a.tr.ts != ts {
-			return nil, leakedTracerError(a)
+		switch {
+		case a.tr.ts == ts:
+			return a.tr.atom, nil
+		case ts.within(a.tr.ts):
+			// A value of an enclosing trace, closed over by a nested jit: it
+			// becomes an input of the nested jaxpr (see callNested).
+			return ts.b.Const(a, a.aval), nil
 		}
-		return a.tr.atom, nil
+		return nil, leakedTracerError(a)
 	}
 	if a.ndim() == 0 {
 		v, err := a.scalarValue(0)
@@ -115,6 +120,16 @@ func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
 		}
 	}
 	return ts.b.Const(a.buf, a.aval), nil
+}
+
+// within reports whether outer is ts or encloses it, and is still open.
+func (ts *traceState) within(outer *traceState) bool {
+	for t := ts; t != nil; t = t.parent {
+		if t == outer {
+			return !outer.done
+		}
+	}
+	return false
 }
 
 // leakedTracerError explains a tracer used outside the trace that made it.
@@ -175,11 +190,9 @@ func traceOf(args []*Array) (*traceState, error) {
 		}
 	}
 	if cur := currentTrace(); cur != nil {
-		if ts != nil && ts != cur {
-			for _, a := range args {
-				if a.tr != nil && a.tr.ts != cur {
-					return nil, leakedTracerError(a)
-				}
+		for _, a := range args {
+			if a.tr != nil && !cur.within(a.tr.ts) {
+				return nil, leakedTracerError(a)
 			}
 		}
 		return cur, nil

@@ -33,25 +33,33 @@
 //
 // Max error measured by the tests against float64 references from package
 // math, over every 1024th float32 bit pattern (all signs, exponents,
-// subnormals, specials) plus dense sets near reduction boundaries; pow and
-// atan2 over the cross product of 2048 bit patterns per operand plus dense
-// ordinary ranges:
+// subnormals, specials) plus dense sets near reduction boundaries (pow and
+// atan2: the cross product of 2048 bit patterns per operand plus dense
+// ordinary ranges), and speed from BenchmarkFunctions: 64K-element slices,
+// one goroutine, medians of -count 10 on the development machine (2.3 GHz
+// Xeon, two cores shared with other work, so ±15%), against a naive loop
+// calling package math's float64 function per element:
 //
-//	function            max ulp     function            max ulp
-//	exp, exp2           0.502       sinh, tanh          0.500
-//	expm1               0.500       cosh                0.502
-//	log                 0.521       asinh               0.536
-//	log2                0.532       acosh               0.500
-//	log10               0.530       atanh               0.535
-//	log1p               0.536       asin, acos          0.504
-//	sin                 0.713       atan                0.506
-//	cos                 0.815       atan2               0.504
-//	tan                 0.501       erf                 0.501
-//	pow                 0.502       sqrt, cbrt          0.500
+//	function  max ulp  Melem/s  naive  ratio     function  max ulp  Melem/s  naive  ratio
+//	exp       0.502     436     161    2.7×      sinh      0.500     167      20    8.5×
+//	exp2      0.502     391      30   13×        cosh      0.502     275      21   13×
+//	expm1     0.500     332      30   11×        tanh      0.500     255      20   13×
+//	log       0.521     468     132    3.5×      asinh     0.536     141      26    5.5×
+//	log2      0.532     319      26   12×        acosh     0.500     176      20    8.9×
+//	log10     0.530     445      98    4.5×      atanh     0.535     121      15    8.2×
+//	log1p     0.536     158      37    4.2×      asin      0.504     127      21    6.1×
+//	sin       0.713     350      37    9.6×      acos      0.504     164      33    5.0×
+//	cos       0.815     321      42    7.7×      atan      0.506     145      38    3.8×
+//	tan       0.501     201      36    5.7×      atan2     0.504      73      27    2.7×
+//	erf       0.501     169      14   12×        pow       0.502      85      14    5.9×
+//	sqrt      0.500   ~1200   ~1200    1×        cbrt      0.500     183      26    7.1×
+//
+// (Package math has assembly exp and log on amd64, hence their faster naive
+// loops; sqrt is one instruction either way.)
 //
 // 0.5 is correct rounding; the excess is the kernels' own error. Sin and
 // cos trade 0.3 ulp for speed (a degree-9 polynomial, where degree 11
-// would give 0.50); log's cubic costs 0.03.
+// would give 0.50); the log family's cubic costs up to 0.04.
 //
 // # How
 //
@@ -76,17 +84,6 @@
 // (internal/remez) against package math and computes π to 600 bits by
 // Machin's formula (internal/bigpi) for the trig reductions.
 // TestGeneratedCoefficients keeps the file in step with its generator.
-//
-// # Speed
-//
-// BenchmarkFunctions runs each slice function over 64K elements next to a
-// naive loop calling the float64 function of package math per element and
-// prints a table with the ratio. Medians of -count 10 on the development
-// machine (2.3 GHz Xeon, one goroutine, shared cores; see the package's
-// commit messages for the conditions):
-//
-//	function   Melem/s   naive   ratio      function   Melem/s   naive   ratio
-//	(filled in by the final measurement)
 package vmath
 
 //go:generate go run ./internal/cmd/gencoeffs -o coeffs_gen.go

@@ -18,9 +18,10 @@ import (
 // inner elements (outer-axis reductions never stride element by element).
 //
 // Semantics, following XLA's reduce with lax's init values:
-//   - Sums of floats are pairwise (error ~log2 n ulp, not n); float16 and
-//     bfloat16 widen to float32, reduce, and round once. A sum starts from
-//     +0.0, so a sum of -0.0s is +0.0.
+//   - Sums and products of floats are pairwise (reduce_pairwise.go: error
+//     ~log2 n ulp, not n, and bit-identical however the work is split);
+//     float16 and bfloat16 widen to float32, reduce, and round once. A sum
+//     starts from +0.0, so a sum of -0.0s is +0.0.
 //   - Integer sums and products wrap.
 //   - max/min propagate NaN; between +0.0 and -0.0, max picks +0.0 and min
 //     picks -0.0 whatever the order (IEEE 754-2019 maximum/minimum), so the
@@ -279,14 +280,14 @@ func reduceSpan[T any](r reducer[T], x, out []T, s span3) {
 	})
 }
 
-// reduceLine reduces a contiguous line, splitting long ones in halves on
-// the pool. The split points are those of pairwiseSum, so a pairwise sum
-// is bit-identical however it was scheduled.
+// reduceLine reduces a contiguous line. Pairwise lines split themselves
+// (pairwiseTree); others split in halves on the pool when long, which for
+// exact operations cannot change the result.
 func reduceLine[T any](r reducer[T], x []T) T {
-	if len(x) <= parallelLine {
+	if r.pairwise || len(x) <= parallelLine {
 		return r.line(x)
 	}
-	h := pairwiseHalf(len(x))
+	h := len(x) / 2
 	var parts [2]T
 	pool.parallelFor(2, 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {

@@ -48,9 +48,9 @@ func boolReducer(op reduceOp) reducer[uint8] {
 func floatReducer[T elemFloat](op reduceOp) reducer[T] {
 	switch op {
 	case opSum:
-		return reducer[T]{identity: 0, line: sumInexactLine[T], rows: addRows[T], pairwise: true}
+		return reducer[T]{identity: 0, line: sumInexactLine[T], rows: addRowsInexact[T], pairwise: true}
 	case opProd:
-		return reducer[T]{identity: 1, line: pairwiseProd[T], rows: mulRows[T], pairwise: true}
+		return reducer[T]{identity: 1, line: prodInexactLine[T], rows: mulRows[T], pairwise: true}
 	case opMax:
 		return reducer[T]{identity: T(math.Inf(-1)), line: maxFloatLine[T], rows: maxFloatRows[T]}
 	}
@@ -61,9 +61,9 @@ func complexReducer[T elemComplex](op reduceOp) reducer[T] {
 	inf := math.Inf(1)
 	switch op {
 	case opSum:
-		return reducer[T]{identity: 0, line: sumInexactLine[T], rows: addRows[T], pairwise: true}
+		return reducer[T]{identity: 0, line: sumInexactLine[T], rows: addRowsInexact[T], pairwise: true}
 	case opProd:
-		return reducer[T]{identity: 1, line: pairwiseProd[T], rows: mulRows[T], pairwise: true}
+		return reducer[T]{identity: 1, line: prodInexactLine[T], rows: mulRows[T], pairwise: true}
 	case opMax:
 		return reducer[T]{identity: T(complex(-inf, 0)), line: foldLine(maxComplex[T]), rows: foldRows(maxComplex[T])}
 	}
@@ -126,86 +126,6 @@ func orLine[T elemInt](x []T) T {
 		a |= v
 	}
 	return a
-}
-
-// sumInexactLine is the pairwise sum, started from +0.0 as XLA's reduce is:
-// adding the init value last turns a -0.0 result into +0.0 and changes
-// nothing else.
-func sumInexactLine[T elemInexact](x []T) T { return pairwiseSum(x) + 0 }
-
-// pairwiseBlock is the longest line summed directly, in eight interleaved
-// partial sums; longer lines split in halves (NumPy's scheme). The error
-// bound is about (pairwiseBlock/8 + log2(n/pairwiseBlock)) ulp.
-const pairwiseBlock = 128
-
-// pairwiseHalf is where a line of n > pairwiseBlock elements splits: near
-// the middle, at a multiple of 8.
-func pairwiseHalf(n int) int { h := n / 2; return h - h%8 }
-
-func pairwiseSum[T elemInexact](x []T) T {
-	if len(x) < 8 {
-		var s T
-		for _, v := range x {
-			s += v
-		}
-		return s
-	}
-	if len(x) <= pairwiseBlock {
-		r0, r1, r2, r3, r4, r5, r6, r7 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
-		i := 8
-		for ; i+8 <= len(x); i += 8 {
-			v := x[i : i+8 : i+8]
-			r0 += v[0]
-			r1 += v[1]
-			r2 += v[2]
-			r3 += v[3]
-			r4 += v[4]
-			r5 += v[5]
-			r6 += v[6]
-			r7 += v[7]
-		}
-		s := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-		for ; i < len(x); i++ {
-			s += x[i]
-		}
-		return s
-	}
-	h := pairwiseHalf(len(x))
-	return pairwiseSum(x[:h]) + pairwiseSum(x[h:])
-}
-
-// pairwiseProd multiplies as pairwiseSum adds: the relative error grows
-// with log n.
-func pairwiseProd[T elemInexact](x []T) T {
-	if len(x) < 8 {
-		p := T(1)
-		for _, v := range x {
-			p *= v
-		}
-		return p
-	}
-	if len(x) <= pairwiseBlock {
-		r0, r1, r2, r3, r4, r5, r6, r7 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
-		i := 8
-		for ; i+8 <= len(x); i += 8 {
-			v := x[i : i+8 : i+8]
-			r0 *= v[0]
-			r1 *= v[1]
-			r2 *= v[2]
-			r3 *= v[3]
-			r4 *= v[4]
-			r5 *= v[5]
-			r6 *= v[6]
-			r7 *= v[7]
-		}
-		p := ((r0 * r1) * (r2 * r3)) * ((r4 * r5) * (r6 * r7))
-		for ; i < len(x); i++ {
-			p *= x[i]
-		}
-		return p
-	}
-	h := pairwiseHalf(len(x))
-	return pairwiseProd(x[:h]) * pairwiseProd(x[h:])
 }
 
 // Integer max and min: the builtins compile to conditional moves; four

@@ -270,7 +270,7 @@ func TestReduceLargeShapes(t *testing.T) {
 			g := got.Element(i).(float64)
 			// Pairwise bound: (block + log2 n) ulp of the sum of magnitudes,
 			// which is at most twice the sum here (values lie in [-0.5, 1.5)).
-			tol := (pairwiseRows + pairwiseBlock/8 + math.Log2(float64(reduced)) + 2) * 0x1p-24 * 2 * math.Abs(w)
+			tol := (pairwiseRows + 8 + 5 + math.Log2(float64(reduced)) + 2) * 0x1p-24 * 2 * math.Abs(w)
 			if math.Abs(g-w) > tol+1e-6 {
 				t.Fatalf("%s: float32 sum %d = %v, want %v ± %g", what, i, g, w, tol)
 			}

@@ -82,9 +82,9 @@ func binary(dst, x, y []float32, ordinary func(x, y []float32) int, lanes func(d
 	}
 }
 
-// prefixAbsAtMost, prefixPositiveNormal and prefixIn return how many
-// leading chunks of x pass allAbsAtMost, allPositiveNormal or allIn, in
-// elements.
+// prefixAbsAtMost, prefixPositiveIn and prefixAbsAtMostBySign return how
+// many leading chunks of x, in elements, pass allAbsAtMost, allPositiveIn
+// or allAbsAtMostBySign.
 
 func prefixAbsAtMost(x []float32, m float32) int {
 	for i := 0; i+chunk <= len(x); i += chunk {
@@ -95,41 +95,22 @@ func prefixAbsAtMost(x []float32, m float32) int {
 	return len(x) - len(x)%chunk
 }
 
-func prefixPositiveNormal(x []float32) int {
+func prefixPositiveIn(x []float32, lo, hi uint32) int {
 	for i := 0; i+chunk <= len(x); i += chunk {
-		if !allPositiveNormal((*[chunk]float32)(x[i:])) {
+		if !allPositiveIn((*[chunk]float32)(x[i:]), lo, hi) {
 			return i
 		}
 	}
 	return len(x) - len(x)%chunk
 }
 
-func prefixIn(x []float32, lo, hi float32) int {
+func prefixAbsAtMostBySign(x []float32, posMax, negMax uint32) int {
 	for i := 0; i+chunk <= len(x); i += chunk {
-		if !allIn((*[chunk]float32)(x[i:]), lo, hi) {
+		if !allAbsAtMostBySign((*[chunk]float32)(x[i:]), posMax, negMax) {
 			return i
 		}
 	}
 	return len(x) - len(x)%chunk
-}
-
-// orderedKey maps a float32's bits to a uint32 that sorts like the float
-// values: −0 just below +0, and NaNs of either sign outside ±Inf.
-func orderedKey(f float32) uint32 {
-	b := math.Float32bits(f)
-	return b ^ (uint32(int32(b)>>31) | 1<<31)
-}
-
-// allIn reports whether every element of xs lies in [lo, hi]; NaN never
-// does. It maps elements to orderedKey and keeps the largest distance above
-// lo's key, so the check is branch-free: one compare per chunk.
-func allIn(xs *[chunk]float32, lo, hi float32) bool {
-	klo := orderedKey(lo)
-	var worst uint32
-	for _, v := range xs {
-		worst = max(worst, orderedKey(v)-klo)
-	}
-	return worst <= orderedKey(hi)-klo
 }
 
 // The checks below read a chunk as 64-bit words, two float32s at a time,
@@ -160,18 +141,31 @@ func allAbsAtMost(xs *[chunk]float32, m float32) bool {
 	return acc&halfSigns == 0
 }
 
-// allPositiveNormal reports whether every element of xs is a positive
-// normal float32: not zero, subnormal, negative, infinite or NaN.
-func allPositiveNormal(xs *[chunk]float32) bool {
-	var signs, notFinite uint64
-	normal := uint64(halfSigns)
+// allPositiveIn reports whether every element of xs is positive with bits
+// in [lo, hi] (hi below +Inf's): one sum per half reaches bit 31 above hi,
+// another below lo.
+func allPositiveIn(xs *[chunk]float32, lo, hi uint32) bool {
+	var bad uint64
+	inRange := uint64(halfSigns)
 	for _, w := range words(xs) {
-		signs |= w
 		abs := w & lowBits31
-		notFinite |= abs + (0x7fffffff-0x7f7fffff)*0x1_00000001 // reaches bit 31 from +Inf up
-		normal &= abs + (0x80000000-0x00800000)*0x1_00000001    // reaches bit 31 from 2^-126 up
+		bad |= w | (abs + uint64(0x7fffffff-hi)*0x1_00000001) // sign, or above hi
+		inRange &= abs + uint64(0x80000000-lo)*0x1_00000001   // clear below lo
 	}
-	return (signs|notFinite)&halfSigns == 0 && normal == halfSigns
+	return bad&halfSigns == 0 && inRange == halfSigns
+}
+
+// allAbsAtMostBySign reports whether every element of xs has |x|'s bits at
+// most posMax if x is positive and at most negMax (≤ posMax) if negative.
+// The limit is chosen per half by adding the sign bit times the difference.
+func allAbsAtMostBySign(xs *[chunk]float32, posMax, negMax uint32) bool {
+	base := uint64(0x7fffffff-posMax) * 0x1_00000001
+	var acc uint64
+	for _, w := range words(xs) {
+		neg := w >> 31 & 0x1_00000001
+		acc |= w&lowBits31 + base + neg*uint64(posMax-negMax)
+	}
+	return acc&halfSigns == 0
 }
 
 // absWide is |x| widened to float64, for x's bits b. Clearing the sign on

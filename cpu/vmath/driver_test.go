@@ -1,6 +1,8 @@
 package vmath
 
 import (
+	"math"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -90,5 +92,56 @@ func TestLengthMismatchPanics(t *testing.T) {
 			}()
 			call()
 		}()
+	}
+}
+
+// TestRangeChecks compares the SWAR chunk checks with plain per-element
+// predicates on chunks mixing random bit patterns with values at and
+// around each limit.
+func TestRangeChecks(t *testing.T) {
+	edges := []float32{0, negZ, tiny, -tiny, minNrm, -minNrm, 1, -1, math.Nextafter32(1, 0), -math.Nextafter32(1, 0),
+		0x1p52, math.Nextafter32(0x1p52, inf), maxF, -maxF, inf, -inf, nan, -nan, 150, -150, 0.5, -0.5}
+	rng := rand.New(rand.NewSource(2))
+	for trial := 0; trial < 20000; trial++ {
+		var xs [chunk]float32
+		for j := range xs {
+			if rng.Intn(3) == 0 {
+				xs[j] = edges[rng.Intn(len(edges))]
+			} else {
+				xs[j] = math.Float32frombits(rng.Uint32())
+			}
+		}
+		if trial%2 == 0 { // mostly ordinary chunks with one odd value
+			for j := range xs {
+				xs[j] = 1 + float32(j)/16
+			}
+			xs[rng.Intn(chunk)] = edges[rng.Intn(len(edges))]
+		}
+		all := func(p func(b uint32) bool) bool {
+			for _, v := range xs {
+				if !p(math.Float32bits(v)) {
+					return false
+				}
+			}
+			return true
+		}
+		abs := func(b uint32) uint32 { return b & 0x7fffffff }
+		for _, c := range []struct {
+			name      string
+			got, want bool
+		}{
+			{"allAbsAtMost", allAbsAtMost(&xs, 150), all(func(b uint32) bool { return abs(b) <= math.Float32bits(150) })},
+			{"allPositiveIn", allPositiveIn(&xs, 0x00800000, 0x7f7fffff), all(func(b uint32) bool { return b >= 0x00800000 && b <= 0x7f7fffff })},
+			{"allAbsAtMostBySign", allAbsAtMostBySign(&xs, 0x59800000, 0x3f7fffff), all(func(b uint32) bool {
+				if b>>31 == 0 {
+					return b <= 0x59800000
+				}
+				return abs(b) <= 0x3f7fffff
+			})},
+		} {
+			if c.got != c.want {
+				t.Fatalf("%s(%v) = %v, want %v", c.name, xs, c.got, c.want)
+			}
+		}
 	}
 }

@@ -129,7 +129,8 @@ func Asinh32(x float32) float32 {
 // Asinh sets dst[i] = asinh x[i].
 func Asinh(dst, x []float32) { unary(dst, x, finiteFast, asinhLanes, Asinh32) }
 
-func acoshFast(x []float32) int { return prefixIn(x, 1, math.MaxFloat32) }
+// acoshFast accepts x in [1, MaxFloat32].
+func acoshFast(x []float32) int { return prefixPositiveIn(x, 0x3f800000, 0x7f7fffff) }
 
 func acoshLanes(dst, x []float32) {
 	dst = dst[:len(x)]

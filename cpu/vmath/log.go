@@ -101,6 +101,9 @@ func logSpecial(x float32) float32 {
 	}
 }
 
+// logFast accepts positive normal floats, the kernels' domain.
+func logFast(x []float32) int { return prefixPositiveIn(x, 0x00800000, 0x7f7fffff) }
+
 // logFastMin and logFastMax bound the scalar forms' fast path: positive
 // finite floats, subnormals included.
 var logFastMin, logFastMax = math.Float32frombits(1), float32(math.MaxFloat32)
@@ -122,7 +125,7 @@ func Log32(x float32) float32 {
 }
 
 // Log sets dst[i] = ln x[i].
-func Log(dst, x []float32) { unary(dst, x, prefixPositiveNormal, logLanes, Log32) }
+func Log(dst, x []float32) { unary(dst, x, logFast, logLanes, Log32) }
 
 func log2Lanes(dst, x []float32) {
 	dst = dst[:len(x)]
@@ -143,7 +146,7 @@ func Log2_32(x float32) float32 {
 }
 
 // Log2 sets dst[i] = log₂ x[i].
-func Log2(dst, x []float32) { unary(dst, x, prefixPositiveNormal, log2Lanes, Log2_32) }
+func Log2(dst, x []float32) { unary(dst, x, logFast, log2Lanes, Log2_32) }
 
 func log10Lanes(dst, x []float32) {
 	dst = dst[:len(x)]
@@ -163,7 +166,7 @@ func Log10_32(x float32) float32 {
 }
 
 // Log10 sets dst[i] = log₁₀ x[i].
-func Log10(dst, x []float32) { unary(dst, x, prefixPositiveNormal, log10Lanes, Log10_32) }
+func Log10(dst, x []float32) { unary(dst, x, logFast, log10Lanes, Log10_32) }
 
 // log1pSplit prepares log1p for float64 x in (−1, +Inf): u = 1+x may be
 // rounded, and then c = x − (u−1) is the part lost: log1p x ≈ log u + c/u.
@@ -210,10 +213,11 @@ func Log1p32(x float32) float32 {
 	}
 }
 
-// log1pFastMin is the float32 just above −1.
-var log1pFastMin = math.Nextafter32(-1, 0)
-
-func log1pFast(x []float32) int { return prefixIn(x, log1pFastMin, log1pFastMax) }
+// log1pFast accepts x in (−1, log1pFastMax]: positive up to 2^52, negative
+// up to the float32 just below 1 in magnitude.
+func log1pFast(x []float32) int {
+	return prefixAbsAtMostBySign(x, math.Float32bits(log1pFastMax), math.Float32bits(math.Nextafter32(1, 0)))
+}
 
 // Log1p sets dst[i] = ln(1 + x[i]).
 func Log1p(dst, x []float32) { unary(dst, x, log1pFast, log1pLanes, Log1p32) }

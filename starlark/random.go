@@ -1,0 +1,321 @@
+package starlark
+
+import (
+	"fmt"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// The random module: jax.random with JAX's default PRNG, threefry2x32,
+// composed from the same primitives in the same order as JAX's Python code
+// (jax/_src/random/threefry2x32.py for the key operations and random bits,
+// jax/_src/random/core.py for the samplers), so that a key gives the bits
+// JAX gives for it.
+//
+// Keys. random.key(seed) and random.PRNGKey(seed) both return JAX's legacy
+// raw key: a uint32[2] array. JAX's key() returns a typed scalar key
+// (Array((), dtype=key<fry>)) over the same two words; jaxsh has no key
+// dtype, so the two constructors agree and every function takes the raw
+// form, as jax.random does for legacy keys. key_data and wrap_key_data are
+// the identity on valid raw keys.
+//
+// Seeds follow JAX with its default 32-bit mode: a Python int seed is
+// converted to int64 (larger ones are an error, as JAX's OverflowError) and
+// then to the default int32, wrapping, so PRNGKey(-1) is [0, 4294967295];
+// an int64 array seed keeps its high word: jnp.int64(-1) gives
+// [4294967295, 4294967295], as in JAX with jax_enable_x64.
+//
+// Bits. JAX has two ways of deriving bits and split keys from a key,
+// selected by the jax_threefry_partitionable flag, which defaults to True
+// since JAX 0.5.0: hashing a 64-bit counter per output element
+// (partitionable), or hashing one iota over the whole output (the original
+// scheme). Both are implemented (prng.partitionable); the module uses the
+// default.
+//
+// Dtypes jaxsh lacks bound what can be sampled: there is no uint64, so 64-bit
+// random bits exist only as two uint32 halves (enough for float64 uniform
+// and normal) and randint rejects int64; complex normal and the samplers'
+// less common modes are refused with an error that says so.
+
+// A prng is JAX's threefry2x32 implementation under one setting of the
+// jax_threefry_partitionable flag.
+type prng struct{ partitionable bool }
+
+// defaultPRNG is JAX's default: jax_threefry_partitionable=True.
+var defaultPRNG = prng{partitionable: true}
+
+func init() {
+	register("random", "key", randomKeyBuiltin("key"))
+	register("random", "PRNGKey", randomKeyBuiltin("PRNGKey"))
+	register("random", "split", randomSplit)
+	register("random", "fold_in", randomFoldIn)
+	register("random", "key_data", randomKeyData)
+	register("random", "wrap_key_data", randomWrapKeyData)
+	register("random", "bits", randomBitsBuiltin)
+}
+
+// rng composes the primitives of one random function on one device; its
+// first failure sticks and names the function (see composer).
+type rng struct {
+	composer
+	dev jit.Device
+}
+
+func newRNG(fn string, dev jit.Device) *rng { return &rng{composer: composer{fn: fn}, dev: dev} }
+
+// step records the outcome of a Go helper, naming the function in its error.
+func (r *rng) step(a *Array, err error) *Array {
+	if r.err != nil {
+		return nil
+	}
+	if err != nil {
+		return r.fail(err)
+	}
+	return a
+}
+
+// konst is a strongly typed 0-d constant: lax._const and the NumPy scalars
+// of JAX's code (np.uint32(0xFFFFFFFF)).
+func (r *rng) konst(dt trace.DType, v starlark.Value) *Array {
+	if r.err != nil {
+		return nil
+	}
+	return r.step(scalarArray(r.fn, v, dt, false, r.dev))
+}
+
+func (r *rng) u32(v uint32) *Array { return r.konst(trace.Uint32, starlark.MakeUint64(uint64(v))) }
+
+func (r *rng) iota(dt trace.DType, shape []int, dim int) *Array {
+	if r.err != nil {
+		return nil
+	}
+	return r.step(iotaOf(r.dev, dt, shape, dim))
+}
+
+func (r *rng) slice1(x *Array, start, limit int) *Array {
+	if !r.ok(x) {
+		return nil
+	}
+	return r.step(sliceInDim(x, 0, start, limit))
+}
+
+func (r *rng) concat(axis int, xs ...*Array) *Array {
+	if !r.ok(xs...) {
+		return nil
+	}
+	return r.step(joinAlong(xs, axis))
+}
+
+func (r *rng) broadcast(x *Array, shape trace.Shape) *Array {
+	if !r.ok(x) {
+		return nil
+	}
+	return r.step(broadcastTo(x, shape))
+}
+
+// ufunc applies a jnp binary function: JAX's code uses Python operators
+// (a * b, a < b, a & b) there, with their promotion and broadcasting.
+func (r *rng) ufunc(name string, x, y *Array) *Array {
+	if !r.ok(x, y) {
+		return nil
+	}
+	return r.step(binaryUfuncs[name](x, y))
+}
+
+// keyArg is _check_prng_key for raw keys: a uint32 array ending in (2,),
+// and a single key unless batched keys are allowed.
+func keyArg(fn string, v starlark.Value, allowBatched bool) (*Array, error) {
+	a, ok := v.(*Array)
+	if !ok {
+		if _, num := scalarType(v); !num {
+			return nil, fmt.Errorf("%s: unexpected PRNG key type %s", fn, v.Type())
+		}
+		return nil, fmt.Errorf("%s: JAX encountered invalid PRNG key data: expected key_data.ndim >= 1; got ndim=0", fn)
+	}
+	switch {
+	case a.ndim() < 1:
+		return nil, fmt.Errorf("%s: JAX encountered invalid PRNG key data: expected key_data.ndim >= 1; got ndim=0", fn)
+	case a.shape()[a.ndim()-1] != 2:
+		return nil, fmt.Errorf("%s: JAX encountered invalid PRNG key data: expected key_data.shape to end with (2,); got shape=%s for impl=threefry2x32", fn, a.shape())
+	case a.dtype() != trace.Uint32:
+		return nil, fmt.Errorf("%s: JAX encountered invalid PRNG key data: expected key_data.dtype = uint32; got dtype=%s", fn, a.dtype())
+	case !allowBatched && a.ndim() != 1:
+		return nil, fmt.Errorf("%s accepts a single key, but was given a key array of shape %s != (). Use jax.vmap for batching.", fn, a.shape()[:a.ndim()-1])
+	}
+	return a, nil
+}
+
+// keyWords is `k1, k2 = key`: the two words of a key as 0-d arrays.
+func (r *rng) keyWords(key *Array) (*Array, *Array) {
+	k1 := r.reshape(r.slice1(key, 0, 1), trace.Shape{})
+	k2 := r.reshape(r.slice1(key, 1, 2), trace.Shape{})
+	return k1, k2
+}
+
+// hash is threefry_2x32(keypair, count): the counts, flattened and padded
+// with a zero to an even length, are hashed as (first half, second half)
+// pairs; the two output halves, concatenated, give one word per count.
+func (r *rng) hash(key, count *Array) *Array {
+	if !r.ok(key, count) {
+		return nil
+	}
+	k1, k2 := r.keyWords(key)
+	n := count.size()
+	flat := r.reshape(count, trace.Shape{n})
+	odd := n % 2
+	if odd == 1 {
+		flat = r.concat(0, flat, r.reshape(r.u32(0), trace.Shape{1}))
+	}
+	half := (n + odd) / 2
+	y0, y1 := r.threefry(k1, k2, r.slice1(flat, 0, half), r.slice1(flat, half, 2*half))
+	joined := r.concat(0, y0, y1)
+	if odd == 1 {
+		joined = r.slice1(joined, 0, n)
+	}
+	return r.reshape(joined, count.shape())
+}
+
+// maxCounterElements bounds the outputs jaxsh derives bits for: JAX counts
+// up to 2^64 with two uint32 words, but jaxsh builds the counter with a
+// uint32 iota, which stops at 2^32 (an array that large would not fit in
+// memory anyway).
+const maxCounterElements = 1 << 32
+
+// counters is iota_2x32_shape(shape): the high and low words of a 64-bit
+// row-major iota over shape. The high words are all zero below 2^32
+// elements, so they are one 0-d zero that threefry2x32 broadcasts.
+func (r *rng) counters(shape trace.Shape) (hi, lo *Array) {
+	n := shape.Size()
+	if n >= maxCounterElements {
+		r.fail(fmt.Errorf("random bits for %d elements: jaxsh supports fewer than 2^32 per call", n))
+		return nil, nil
+	}
+	return r.u32(0), r.reshape(r.iota(trace.Uint32, []int{n}, 0), shape)
+}
+
+// pairBits is threefry2x32_p.bind(k1, k2, *iota_2x32_shape(shape)): the
+// two words hashed for every element of shape, which the partitionable
+// scheme stacks into split keys (_threefry_split_foldlike) and combines
+// into bits (_threefry_random_bits_partitionable).
+func (r *rng) pairBits(key *Array, shape trace.Shape) (*Array, *Array) {
+	k1, k2 := r.keyWords(key)
+	hi, lo := r.counters(shape)
+	return r.threefry(k1, k2, hi, lo)
+}
+
+// threefry binds the threefry2x32 primitive: two key words and two count
+// words in, two hashed words out.
+func (r *rng) threefry(k1, k2, x0, x1 *Array) (*Array, *Array) {
+	if !r.ok(k1, k2, x0, x1) {
+		return nil, nil
+	}
+	out, err := bind("threefry2x32", nil, k1, k2, x0, x1)
+	if err != nil {
+		r.fail(err)
+		return nil, nil
+	}
+	return out[0], out[1]
+}
+
+// seed is threefry_seed: the key [seed >> 32, seed & 0xFFFFFFFF] of an
+// integer scalar, the high word zero for 32-bit seeds (XLA shifts by the
+// full width to 0).
+func (r *rng) seed(seed *Array) *Array {
+	if !r.ok(seed) {
+		return nil
+	}
+	hi := r.convert(r.bin("shift_right_logical", seed, r.konst(seed.dtype(), starlark.MakeInt(32))), trace.Uint32, false)
+	lo := r.convert(r.ufunc("bitwise_and", seed, r.u32(0xFFFFFFFF)), trace.Uint32, false)
+	return r.concat(0, r.reshape(hi, trace.Shape{1}), r.reshape(lo, trace.Shape{1}))
+}
+
+// foldIn is threefry_fold_in: the hash of the seed key made from data, a
+// uint32 scalar, under key.
+func (r *rng) foldIn(key, data *Array) *Array { return r.hash(key, r.seed(data)) }
+
+// split is threefry_split: keys of shape (*shape, 2).
+func (p prng) split(r *rng, key *Array, shape trace.Shape) *Array {
+	if !r.ok(key) {
+		return nil
+	}
+	if p.partitionable {
+		bits1, bits2 := r.pairBits(key, shape)
+		outShape := append(shape.Clone(), 1)
+		return r.concat(len(shape), r.reshape(bits1, outShape), r.reshape(bits2, outShape))
+	}
+	n := shape.Size()
+	if 2*n >= maxCounterElements {
+		return r.fail(fmt.Errorf("splitting into %d keys: jaxsh supports fewer than 2^31", n))
+	}
+	counts := r.iota(trace.Uint32, []int{2 * n}, 0)
+	return r.reshape(r.hash(key, counts), append(shape.Clone(), 2))
+}
+
+// unsignedOf is UINT_DTYPES: the unsigned dtype of a bit width.
+func unsignedOf(bits int) trace.DType {
+	switch bits {
+	case 8:
+		return trace.Uint8
+	case 16:
+		return trace.Uint16
+	}
+	return trace.Uint32
+}
+
+// bits is threefry_random_bits for 8, 16 and 32 bits: an array of shape of
+// the unsigned dtype of that width.
+func (p prng) bits(r *rng, key *Array, width int, shape trace.Shape) *Array {
+	if !r.ok(key) {
+		return nil
+	}
+	if p.partitionable {
+		bits1, bits2 := r.pairBits(key, shape)
+		x := r.bin("xor", bits1, bits2)
+		if width == 32 {
+			return x
+		}
+		return r.convert(x, unsignedOf(width), false)
+	}
+	size := shape.Size()
+	maxCount := (width*size + 31) / 32
+	words := p.originalWords(r, key, maxCount)
+	if width == 32 || r.err != nil {
+		return r.reshape(words, shape)
+	}
+	// bits.view(dtype)[:size], as JAX computes it: each word shifted right by
+	// 0, w, 2w, ... bits and masked, the pieces of a word laid out in a row.
+	per := 32 / width
+	shifts := r.bin("mul", r.u32(uint32(width)), r.iota(trace.Uint32, []int{per, 1}, 0))
+	pieces := r.bin("shift_right_logical", r.reshape(words, trace.Shape{1, maxCount}), shifts)
+	pieces = r.bin("and", r.u32(uint32(1)<<width-1), pieces)
+	pieces = r.prim("transpose", trace.Params{"permutation": []int{1, 0}}, pieces)
+	flat := r.convert(r.reshape(pieces, trace.Shape{maxCount * per}), unsignedOf(width), false)
+	return r.reshape(r.slice1(flat, 0, size), shape)
+}
+
+// originalWords is the hash of iota(count) under key, the words of
+// _threefry_random_bits_original. JAX splits the key into blocks past
+// 2^32-1 words; jaxsh stops before that (see maxCounterElements).
+func (p prng) originalWords(r *rng, key *Array, count int) *Array {
+	if count >= maxCounterElements-1 {
+		return r.fail(fmt.Errorf("random bits for %d words: jaxsh supports fewer than 2^32-1 per call", count))
+	}
+	return r.hash(key, r.iota(trace.Uint32, []int{count}, 0))
+}
+
+// bits64 is threefry_random_bits for 64 bits, as the high and low uint32
+// words of each uint64 (jaxsh has no uint64 dtype).
+func (p prng) bits64(r *rng, key *Array, shape trace.Shape) (hi, lo *Array) {
+	if !r.ok(key) {
+		return nil, nil
+	}
+	if p.partitionable {
+		return r.pairBits(key, shape)
+	}
+	// jnp.split(bits, 2): the first half holds the high words.
+	size := shape.Size()
+	words := p.originalWords(r, key, 2*size)
+	return r.reshape(r.slice1(words, 0, size), shape), r.reshape(r.slice1(words, size, 2*size), shape)
+}

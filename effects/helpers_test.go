@@ -2,6 +2,7 @@ package effects
 
 import (
 	"bytes"
+	"errors"
 	"runtime"
 	"strconv"
 	"testing"
@@ -54,4 +55,28 @@ func withinTimeout(t *testing.T, what string, f func()) {
 	case <-time.After(waitTimeout):
 		t.Fatalf("%s: still running after %v (deadlock?)", what, waitTimeout)
 	}
+}
+
+// errDeadlock is what awaitWithin reports when its event is late.
+var errDeadlock = errors.New("not done in time (deadlock?)")
+
+// awaitWithin waits for ev with mb.Await on the calling (owner) goroutine,
+// so jobs run meanwhile, and fails the test if ev is not done within
+// waitTimeout. It returns ev's error.
+func awaitWithin(t *testing.T, mb *Mailbox, ev *Event, what string) error {
+	t.Helper()
+	watched := NewEvent()
+	go func() {
+		select {
+		case <-ev.Done():
+			watched.Set(ev.Err())
+		case <-time.After(waitTimeout):
+			watched.Set(errDeadlock)
+		}
+	}()
+	err := mb.Await(watched)
+	if err == errDeadlock {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return err
 }

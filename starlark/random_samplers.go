@@ -162,7 +162,8 @@ func randomUniform(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple,
 }
 
 // normal is _normal_real: sqrt(2) * erf_inv(u) for u uniform in the open
-// interval (-1, 1).
+// interval (-1, 1). u is JAX's to the bit; the result is as close to JAX's
+// as the erf_inv kernel is to XLA's (see random.go).
 func (p prng) normal(r *rng, key *Array, shape trace.Shape, dt trace.DType) *Array {
 	// np.nextafter(-1, 0) in dt: -(1 - 2^-(nmant+1)), exact in every float dtype.
 	lo := -(1 - math.Ldexp(1, -(finfoOf(dt).nmant+1)))

@@ -162,6 +162,13 @@ func TestRandomOriginalSchemeKnownAnswers(t *testing.T) {
 		return p.uniform(r, key, trace.Shape{2, 4}, trace.Float32, f32(r, 0), f32(r, 1))
 	}), []float64{0.42591238, 0.076994896, 0.44370103, 0.72904015, 0.17879379, 0.81439507, 0.0019190311, 0.68608475}, 0)
 
+	// jax/_src/nn/initializers.py, uniform(10.0) docstring (written in 2022
+	// with PRNGKey(42), original scheme; marked +SKIP): the draws times 10.
+	checkFloats(t, "uniform(key(42), (2, 3)) * 10", rngTest(t, func(r *rng) *Array {
+		u := p.uniform(r, seedKey(t, 42), trace.Shape{2, 3}, trace.Float32, f32(r, 0), f32(r, 1))
+		return r.bin("mul", u, f32(r, 10))
+	}), []float64{7.298188, 8.691938, 8.7230015, 2.0818567, 1.8662417, 5.5022564}, 0)
+
 	// docs/pallas/tpu/distributed.ipynb (stored outputs): elements of
 	// uniform(key(0), (8, 512)) and (32, 128), the same 4096 values in the
 	// original scheme. NumPy printed them with 8 decimals.

@@ -1,0 +1,215 @@
+package starlark
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/jaxsh/jaxsh/starlark/dialect"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// A REPL runs interactive input against one set of globals that lives as
+// long as the REPL: each chunk (one statement, possibly a multi-line block)
+// sees what earlier chunks defined. The repl package drives it; an embedder
+// can drive it too. Parse, Exec and Complete must not be called
+// concurrently with each other; Interrupt may be called from any goroutine.
+type REPL struct {
+	session *Session
+	thread  *starlark.Thread
+	globals starlark.StringDict
+
+	interrupted atomic.Bool // Interrupt was called since the current Exec began
+}
+
+// ErrInterrupted is what Exec returns when Interrupt stopped the chunk.
+var ErrInterrupted = errors.New("KeyboardInterrupt")
+
+// REPLFilename is the file name of REPL input in positions and tracebacks,
+// as in Python.
+const REPLFilename = "<stdin>"
+
+// replOptions are FileOptions plus load bindings that stay global, so that
+// `load("lib.star", "f")` typed at the prompt defines f for later chunks
+// (go.starlark.net's REPL does the same).
+var replOptions = func() *syntax.FileOptions {
+	o := *FileOptions
+	o.LoadBindsGlobally = true
+	return &o
+}()
+
+// echoName is the hidden global an expression statement is assigned to, so
+// that it runs as ordinary top-level code (its traceback reads "in
+// <toplevel>", as in a script) and its value can then be echoed. It exists
+// only while that statement runs.
+const echoName = "__repl_value__"
+
+// NewREPL returns a REPL whose chunks run on a new thread of s (so print,
+// load and LogCompiles behave as in scripts). Its globals start as the
+// session's predeclared names: go.starlark.net's REPL chunks have no
+// separate predeclared environment, so they are globals a chunk may rebind.
+func (s *Session) NewREPL() *REPL {
+	g := make(starlark.StringDict, len(s.predeclared))
+	for k, v := range s.predeclared {
+		g[k] = v
+	}
+	return &REPL{session: s, thread: s.NewThread("main"), globals: g}
+}
+
+// Parse reads one chunk of REPL input with the dialect's rewrites, calling
+// readline for each line it needs (see dialect.ParseCompoundStmt). A blank
+// line ends an open block. The chunk may hold no statements.
+func (r *REPL) Parse(readline func() ([]byte, error)) (*syntax.File, error) {
+	return dialect.ParseCompoundStmt(replOptions, REPLFilename, readline)
+}
+
+// Exec runs a parsed chunk. Each top-level expression statement that gives a
+// value other than None prints the value's repr on the session's stdout
+// (JAX's Array(...) text for arrays) and binds it to `_`, as Python's REPL
+// does. Statements after a failing one do not run. The error is one that
+// FormatError renders, or ErrInterrupted.
+func (r *REPL) Exec(f *syntax.File) error {
+	r.interrupted.Store(false)
+	r.thread.Uncancel() // an Interrupt that came after the previous chunk ended
+	if dumpEnabled("syntax") {
+		fmt.Fprintf(os.Stderr, "=== syntax of %s (after the dialect's rewrites)\n%s\n", f.Path, dialect.Format(f))
+	}
+	// One statement at a time, so that `x = f(); x` echoes x and `1; _ + 1`
+	// sees the `_` the first statement set. A chunk holds one compound
+	// statement or a line of simple ones, so splitting it changes nothing
+	// else (a decorated def is a def and an assignment, run in order).
+	for _, stmt := range f.Stmts {
+		expr, isExpr := stmt.(*syntax.ExprStmt)
+		if isExpr {
+			start, _ := expr.X.Span()
+			stmt = &syntax.AssignStmt{
+				OpPos: start,
+				Op:    syntax.EQ,
+				LHS:   &syntax.Ident{NamePos: start, Name: echoName},
+				RHS:   expr.X,
+			}
+		}
+		one := &syntax.File{Path: f.Path, Options: f.Options, Stmts: []syntax.Stmt{stmt}}
+		_, err := runThread(r.thread, func() (struct{}, error) {
+			return struct{}{}, starlark.ExecREPLChunk(one, r.thread, r.globals)
+		})
+		var value starlark.Value
+		if isExpr {
+			value = r.globals[echoName]
+			delete(r.globals, echoName)
+		}
+		if err != nil {
+			if r.interrupted.Load() {
+				return ErrInterrupted
+			}
+			return err
+		}
+		if isExpr && value != nil && value != starlark.None {
+			r.globals["_"] = value
+			fmt.Fprintln(stdoutOf(r.thread), value.String())
+		}
+	}
+	return nil
+}
+
+// Interrupt stops the chunk that Exec is running at its next step, and makes
+// that Exec return ErrInterrupted; between chunks it has no effect. A Go
+// builtin that is already running (a large kernel) finishes first.
+func (r *REPL) Interrupt() {
+	r.interrupted.Store(true)
+	r.thread.Cancel(ErrInterrupted.Error())
+}
+
+// Complete returns the completions of prefix, a name or a dotted chain of
+// names such as "jnp.ar" or "x.sh", as whole chains ("jnp.arange",
+// "jnp.array"), sorted. A bare name completes to globals (the predeclared
+// modules and builtins among them), Starlark's universal builtins and
+// keywords; after a dot, to the attributes of the value the chain before the
+// dot names, which Complete looks up (a property such as x.T is computed).
+// Names that start with "_" are offered only for a prefix that does.
+func (r *REPL) Complete(prefix string) []string {
+	dot := strings.LastIndexByte(prefix, '.')
+	partial := prefix[dot+1:]
+	var names []string
+	if dot < 0 {
+		names = append(names, starlarkKeywords...)
+		for name := range r.globals {
+			names = append(names, name)
+		}
+		for name := range starlark.Universe {
+			names = append(names, name)
+		}
+	} else {
+		v := r.lookupChain(prefix[:dot])
+		attrs, ok := v.(starlark.HasAttrs)
+		if !ok {
+			return nil
+		}
+		names = attrs.AttrNames()
+	}
+	var out []string
+	for _, name := range names {
+		if !strings.HasPrefix(name, partial) || (strings.HasPrefix(name, "_") && !strings.HasPrefix(partial, "_")) {
+			continue
+		}
+		out = append(out, prefix[:dot+1]+name)
+	}
+	slices.Sort(out)
+	return slices.Compact(out) // a global that shadows a universal builtin is offered once
+}
+
+// starlarkKeywords are the words the dialect reserves for statements and
+// operators (True, False and None are in starlark.Universe).
+var starlarkKeywords = []string{
+	"and", "break", "continue", "def", "elif", "else", "for", "if", "in",
+	"lambda", "load", "not", "or", "pass", "return", "while",
+}
+
+// lookupChain returns the value a dotted chain of names ("jnp.linalg")
+// denotes, or nil. It reads attributes without a thread, as completion runs
+// between chunks; a value whose attribute panics completes to nothing.
+func (r *REPL) lookupChain(chain string) (v starlark.Value) {
+	defer func() {
+		if recover() != nil {
+			v = nil
+		}
+	}()
+	parts := strings.Split(chain, ".")
+	for i, name := range parts {
+		if !isIdentifier(name) {
+			return nil
+		}
+		if i == 0 {
+			if v = r.globals[name]; v == nil {
+				v = starlark.Universe[name]
+			}
+		} else if attrs, ok := v.(starlark.HasAttrs); ok {
+			var err error
+			if v, err = attrs.Attr(name); err != nil {
+				return nil
+			}
+		} else {
+			return nil
+		}
+		if v == nil {
+			return nil
+		}
+	}
+	return v
+}
+
+func isIdentifier(s string) bool {
+	if s == "" || ('0' <= s[0] && s[0] <= '9') {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c > 0x7f) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,229 @@
+package starlark
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// replChunks feeds src to a fresh REPL chunk by chunk, as the repl package
+// does, and returns what it printed and the formatted errors, in order.
+func replChunks(t *testing.T, r *REPL, src string) (errs []string) {
+	t.Helper()
+	lines := strings.SplitAfter(src, "\n")
+	next := 0
+	readline := func() ([]byte, error) {
+		if next == len(lines) {
+			return []byte{}, nil // the end of input closes open blocks
+		}
+		next++
+		return []byte(lines[next-1]), nil
+	}
+	for next < len(lines) && lines[next] != "" {
+		f, err := r.Parse(readline)
+		if err == nil {
+			err = r.Exec(f)
+		}
+		if err != nil {
+			errs = append(errs, FormatError(err))
+		}
+	}
+	return errs
+}
+
+func newTestREPL() (*REPL, *bytes.Buffer) {
+	var out bytes.Buffer
+	return NewSession(&out, nil).NewREPL(), &out
+}
+
+func TestREPLEchoesReprAndBindsUnderscore(t *testing.T) {
+	r, out := newTestREPL()
+	errs := replChunks(t, r, `jnp.arange(3)
+_ * 2
+None
+_
+print("hi")
+"s"; 1 + 1; _ + 40
+x = jnp.array([1., 2.])
+x
+def f(n):
+    return n * 10
+
+f(_)
+`)
+	if len(errs) != 0 {
+		t.Fatalf("errors: %q", errs)
+	}
+	// None and print's result are not echoed and leave _ alone; each
+	// expression statement of `a; b; c` is echoed and sees the _ before it.
+	want := "Array([0, 1, 2], dtype=int32)\n" +
+		"Array([0, 2, 4], dtype=int32)\n" +
+		"Array([0, 2, 4], dtype=int32)\n" +
+		"hi\n" +
+		"\"s\"\n2\n42\n" +
+		"Array([1., 2.], dtype=float32)\n" +
+		"Array([10., 20.], dtype=float32)\n"
+	if out.String() != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	if _, leaked := r.globals[echoName]; leaked {
+		t.Errorf("%s stays in globals", echoName)
+	}
+}
+
+func TestREPLErrorsKeepTheSessionAndItsGlobals(t *testing.T) {
+	r, out := newTestREPL()
+	errs := replChunks(t, r, `a = 1
+a.b
+c = 2; c.d; e = 3
+undefined_name
+1 +
+a + c
+`)
+	want := []string{
+		"Traceback (most recent call last):\n  <stdin>:1:2: in <toplevel>\nError: int has no .b field or method",
+		"Traceback (most recent call last):\n  <stdin>:1:9: in <toplevel>\nError: int has no .d field or method",
+		"<stdin>:1:1: undefined: undefined_name",
+		"<stdin>:1:4: got newline, want primary expression",
+	}
+	if !slices.Equal(errs, want) {
+		t.Errorf("errors:\n%q\nwant:\n%q", errs, want)
+	}
+	// c was bound before c.d failed; e = 3 never ran.
+	if out.String() != "3\n" || r.globals["e"] != nil {
+		t.Errorf("output %q, e = %v", out, r.globals["e"])
+	}
+}
+
+func TestREPLDecoratorsAndLoadBindGlobals(t *testing.T) {
+	r, out := newTestREPL()
+	errs := replChunks(t, r, `@jit
+def double(x):
+    return x * 2
+
+double(jnp.ones(2))
+@partial(jit, static_argnums=(1,))
+def times(x, n):
+    return x * n
+
+times(jnp.ones(2), 3)
+`)
+	if len(errs) != 0 {
+		t.Fatalf("errors: %q", errs)
+	}
+	want := "Array([2., 2.], dtype=float32)\nArray([3., 3.], dtype=float32)\n"
+	if out.String() != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+	if _, ok := r.globals["double"].(*Jitted); !ok {
+		t.Errorf("double is %T, want a jitted function", r.globals["double"])
+	}
+}
+
+func TestREPLArrayTruthErrorIsReported(t *testing.T) {
+	r, _ := newTestREPL()
+	errs := replChunks(t, r, "if jnp.arange(3):\n    pass\n\n1\n")
+	if len(errs) != 1 || !strings.Contains(errs[0], "truth value of an array with more than one element is ambiguous") {
+		t.Fatalf("errors %q", errs)
+	}
+	// The truth error cancelled the thread; the next chunk must still run.
+	if errs := replChunks(t, r, "2\n"); len(errs) != 0 {
+		t.Errorf("after a truth error: %q", errs)
+	}
+}
+
+func TestREPLInterruptStopsAnEndlessLoop(t *testing.T) {
+	r, out := newTestREPL()
+	replChunks(t, r, "n = 0\n")
+	done := make(chan error)
+	go func() {
+		f, err := r.Parse(linesOf("while True:\n    n += 1\n\n"))
+		if err == nil {
+			err = r.Exec(f)
+		}
+		done <- err
+	}()
+	// Interrupt until the loop has provably started and then stopped: an
+	// Interrupt before Exec begins is forgotten, by design.
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	var err error
+wait:
+	for {
+		select {
+		case err = <-done:
+			break wait
+		case <-tick.C:
+			r.Interrupt()
+		case <-time.After(5 * time.Second):
+			t.Fatal("the loop was not interrupted")
+		}
+	}
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("Exec returned %v, want ErrInterrupted", err)
+	}
+	if errs := replChunks(t, r, "n > 0\n"); len(errs) != 0 || out.String() != "True\n" {
+		t.Errorf("after the interrupt: errors %q, output %q", errs, out)
+	}
+}
+
+func linesOf(src string) func() ([]byte, error) {
+	lines := strings.SplitAfter(src, "\n")
+	return func() ([]byte, error) {
+		if len(lines) == 0 {
+			return []byte{}, nil
+		}
+		l := lines[0]
+		lines = lines[1:]
+		return []byte(l), nil
+	}
+}
+
+func TestREPLComplete(t *testing.T) {
+	r, _ := newTestREPL()
+	if errs := replChunks(t, r, "x = jnp.arange(3)\nwhile_count = 1\n_secret = 2\ns = 'abc'\n"); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	tests := []struct {
+		prefix string
+		want   []string // exactly, or (contains) at least
+		exact  bool
+	}{
+		{"jnp.ar", []string{"jnp.arange", "jnp.array"}, false},
+		{"x.sh", []string{"x.shape"}, true},
+		{"x.T.nd", []string{"x.T.ndim"}, true},
+		{"jnp.linalg.no", []string{"jnp.linalg.norm"}, true},
+		{"whi", []string{"while", "while_count"}, true},
+		{"le", []string{"len"}, true},
+		{"s.up", []string{"s.upper"}, true},
+		{"_s", []string{"_secret"}, true},
+		{"_", []string{"_secret"}, false},
+		{"nosuch.x", nil, true},
+		{"x.shape.x", nil, true}, // a tuple has no attributes
+		{"1x.a", nil, true},
+	}
+	for _, tt := range tests {
+		got := r.Complete(tt.prefix)
+		if tt.exact && !slices.Equal(got, tt.want) {
+			t.Errorf("Complete(%q) = %q, want %q", tt.prefix, got, tt.want)
+		}
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("Complete(%q) = %q lacks %q", tt.prefix, got, w)
+			}
+		}
+	}
+	// Hidden operator builtins and private names stay out of a bare
+	// completion.
+	for _, name := range r.Complete("") {
+		if strings.HasPrefix(name, "_") {
+			t.Errorf("Complete(\"\") offers %q", name)
+		}
+	}
+	if got := r.Complete("pr"); !slices.Contains(got, "print") {
+		t.Errorf("Complete(\"pr\") = %q lacks print", got)
+	}
+}

@@ -99,9 +99,40 @@ func (p prng) categorical(r *rng, key, logits *Array, axis int, shape, batch tra
 		r.ufunc("add", noise, expanded))
 }
 
+// categoricalWithoutReplacement is _categorical without replacement, the
+// Gumbel top-k trick: the indices of the k largest perturbed logits along
+// axis, k the number of samples shape's leading axes ask for, moved in
+// front of the batch axes. lax.top_k is a stable ascending sort of the
+// negated values carrying their indices, so that ties go to the lower
+// index as in XLA's TopK.
+func (p prng) categoricalWithoutReplacement(r *rng, key, logits *Array, axis int, shape, batch trace.Shape, high bool) *Array {
+	noisy := r.ufunc("add", logits, p.gumbel(r, key, logits.shape(), logits.dtype(), high))
+	if !r.ok(noisy) {
+		return nil
+	}
+	last := noisy.ndim() - 1
+	moved := r.step(moveAxesTo(r.fn, noisy, []int{axis}, []int{last}))
+	if !r.ok(moved) {
+		return nil
+	}
+	order := r.iota(trace.Int32, moved.shape(), last)
+	negated := r.un("neg", moved)
+	if !r.ok(order, negated) {
+		return nil
+	}
+	sorted, err := bind("sort", sortParams(last, true, 1), negated, order)
+	if err != nil {
+		return r.fail(err)
+	}
+	k := shape[:len(shape)-len(batch)].Size()
+	top := r.step(sliceInDim(sorted[1], last, 0, k))
+	// lax.reshape(indices, shape, dimensions=(last, 0, ..., last-1)).
+	perm := append([]int{last}, trace.AllAxes(last)...)
+	return r.reshape(r.prim("transpose", trace.Params{"permutation": perm}, top), shape)
+}
+
 // randomCategorical is categorical(key, logits, axis=-1, shape=None,
-// replace=True, mode=None). Sampling without replacement (JAX's Gumbel
-// top-k) is not supported.
+// replace=True, mode=None).
 func randomCategorical(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	const fn = "random.categorical"
 	var keyV, logitsV starlark.Value
@@ -132,8 +163,8 @@ func randomCategorical(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tu
 			return nil, err
 		}
 	}
-	if !replace {
-		return nil, fmt.Errorf("%s: replace=False (sampling without replacement) is not supported yet", fn)
+	if k := shape[:len(shape)-len(batch)].Size(); !replace && k > logits.shape()[ax] {
+		return nil, fmt.Errorf("%s: Number of samples without replacement (%d) cannot exceed number of categories (%d).", fn, k, logits.shape()[ax])
 	}
 	if err := gumbelDType(fn, logits.dtype()); err != nil {
 		return nil, err
@@ -146,6 +177,9 @@ func randomCategorical(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tu
 		return nil, fmt.Errorf("%s: attempt to get argmax of an empty sequence (logits %s, axis %d)", fn, describe(logits), axis)
 	}
 	r := newRNG(fn, key.Device())
+	if !replace {
+		return r.done(defaultPRNG.categoricalWithoutReplacement(r, key, logits, ax, shape, batch, high))
+	}
 	return r.done(defaultPRNG.categorical(r, key, logits, ax, shape, batch, high))
 }
 

@@ -311,7 +311,7 @@ func TestRandomErrors(t *testing.T) {
 		{"random.randint(random.key(0), (2,), 'a', 3)", []string{"random.randint requires ndarray or scalar arguments, got string"}},
 		{"random.bernoulli(random.key(0), mode='mid')", []string{"random.bernoulli", "expected 'high' or 'low'"}},
 		{"random.gumbel(random.key(0), mode='highest')", []string{"random.gumbel", "'highest' is not supported"}},
-		{"random.categorical(random.key(0), jnp.zeros(3), replace=False)", []string{"random.categorical", "replace=False", "not supported"}},
+		{"random.categorical(random.key(0), jnp.zeros(3), shape=(4,), replace=False)", []string{"random.categorical", "Number of samples without replacement (4) cannot exceed number of categories (3)."}},
 		{"random.normal(random.key(0), dtype=jnp.complex64)", []string{"random.normal", "complex", "not supported"}},
 	} {
 		session := NewSession(&bytes.Buffer{}, nil)

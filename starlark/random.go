@@ -34,16 +34,19 @@ import (
 // scheme). Both are implemented (prng.partitionable); the module uses the
 // default.
 //
-// Floating-point kernels. Bits, keys, integers, booleans, permutations and
-// uniform floats come from integer operations and exact float steps, so
-// they are JAX's bits. normal also goes through the erf_inv kernel, and
-// gumbel and categorical through log: XLA evaluates erf_inv with Giles'
-// float32 polynomial (xla/hlo/builder/lib/math.cc, ErfInv32), while jaxsh's
-// CPU kernel rounds the exact value, so float32 normals agree with JAX to
-// within a few ulp rather than bit for bit (evaluating XLA's polynomial in
-// float32 on a grid of uniform draws, about 60% of the results differ from
-// the correctly rounded ones in the last bits). categorical's argmax hides such differences except at
-// near-ties.
+// Floating-point kernels. Keys, bits, integers, booleans and permutations
+// come from integer operations, and uniform floats in [0, 1) from exact
+// float steps, so they are JAX's bits. Other bounds add one multiply and
+// add, which round as XLA's do unless XLA fuses them into an FMA (JAX's
+// full-precision known answers all use [0, 1) or a scale by 10). normal
+// also goes through the erf_inv kernel, and gumbel and categorical through
+// log: XLA evaluates erf_inv with Giles' float32 polynomial
+// (xla/hlo/builder/lib/math.cc, ErfInv32), while jaxsh's CPU kernel rounds
+// the exact value, so float32 normals agree with JAX to within a few ulp
+// rather than bit for bit (evaluating XLA's polynomial in float32 on a grid
+// of uniform draws, about 60% of the results differ from the correctly
+// rounded ones in the last bits). categorical's argmax hides such
+// differences except at near-ties.
 //
 // Dtypes jaxsh lacks bound what can be sampled: there is no uint64, so 64-bit
 // random bits exist only as two uint32 halves (enough for float64 uniform

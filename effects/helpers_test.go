@@ -80,3 +80,15 @@ func awaitWithin(t *testing.T, mb *Mailbox, ev *Event, what string) error {
 	}
 	return err
 }
+
+// onOwnerWithin runs f on the calling goroutine — the owner, so that jobs f
+// runs through a Mailbox run there — and crashes the test binary with a
+// clear message if f has not returned within waitTimeout: a blocked owner
+// cannot be interrupted, and a crash beats a hang until the run's timeout.
+func onOwnerWithin(what string, f func()) {
+	watchdog := time.AfterFunc(waitTimeout, func() {
+		panic(what + ": still blocked after " + waitTimeout.String() + " (deadlock?)")
+	})
+	defer watchdog.Stop()
+	f()
+}

@@ -64,9 +64,12 @@ func TestChunksBecomeOneHistoryEntryEach(t *testing.T) {
 	src := &scriptedSource{reads: []any{
 		"x = 1",
 		"def f(n):", "    # doubles", "    return n * 2", "",
-		"", // a blank line alone: no entry
-		"if x:", "    y = 1", "print(y)", // a dedent ends the block; print starts the next chunk
-		"for i in range(2):", "    pass", errPromptInterrupt, // Ctrl-C at "... " drops the block
+		// A blank line alone: an empty entry, which is not saved.
+		"",
+		// A dedent ends the block; print starts the next chunk.
+		"if x:", "    y = 1", "print(y)",
+		// Ctrl-C at "... " drops the block.
+		"for i in range(2):", "    pass", errPromptInterrupt,
 		"z = (1,", "2)",
 		"w = (", io.EOF,
 	}}

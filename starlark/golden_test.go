@@ -303,13 +303,17 @@ func compareGolden(got starlark.Value, want json.RawMessage, rtol, atol *float64
 			return err.Error()
 		}
 		var g float64
+		tolerance := func(float64, float64) bool { return false }
 		if a, ok := got.(*Array); ok && a.ndim() == 0 {
-			// jit returns arrays where the eager call gave a Python scalar.
+			// jit returns arrays where the eager call gave a Python scalar,
+			// rounded to the array's dtype.
 			v, err := a.scalarValue(0)
 			if err != nil {
 				return err.Error()
 			}
 			got = v
+			r, at := goldenTolerance(a.dtype())
+			tolerance = func(g, w float64) bool { return closeEnough(g, w, r, at) }
 		}
 		switch v := got.(type) {
 		case starlark.Int:
@@ -321,7 +325,7 @@ func compareGolden(got starlark.Value, want json.RawMessage, rtol, atol *float64
 		default:
 			return fmt.Sprintf("got %s %v, want the scalar %s", got.Type(), got, trimmed)
 		}
-		if g != w && !(math.IsNaN(g) && math.IsNaN(w)) {
+		if g != w && !(math.IsNaN(g) && math.IsNaN(w)) && !tolerance(g, w) {
 			return fmt.Sprintf("got %v, want %v", g, w)
 		}
 		return ""

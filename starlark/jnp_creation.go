@@ -214,13 +214,16 @@ func stackNested(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
 		return asarrayValue(fn, v, dt)
 	}
 	parts := make([]*Array, len(items))
+	var first trace.Shape
 	for i, it := range items {
 		a, err := stackNested(fn, it, dt)
 		if err != nil {
 			return nil, err
 		}
-		if i > 0 && !a.shape().Equal(parts[0].shape()) {
-			return nil, fmt.Errorf("%s: ragged nested sequence: elements of shapes %s and %s", fn, parts[0].shape(), a.shape())
+		if i == 0 {
+			first = a.shape()
+		} else if !a.shape().Equal(first) {
+			return nil, fmt.Errorf("%s: ragged nested sequence: elements of shapes %s and %s", fn, first, a.shape())
 		}
 		newShape := append([]int{1}, a.shape()...)
 		if parts[i], err = bind1("reshape", trace.Params{"new_sizes": newShape}, a); err != nil {

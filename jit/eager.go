@@ -86,7 +86,9 @@ func compileSingle(dev Device, prim *trace.Primitive, params trace.Params, in []
 		j.OutVars = append(j.OutVars, v)
 	}
 	j.Eqns = []*trace.Eqn{eqn}
-	p, err := Compile(j)
+	// One equation has nothing to optimise or fuse: lower it only, so the
+	// eager path stays one OpaqueKernel and cheap to compile.
+	p, err := CompileWith(j, Options{})
 	if err != nil {
 		return nil, nil, err
 	}

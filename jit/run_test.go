@@ -29,7 +29,10 @@ func TestInlineCallsGivesEachCopyFreshVariables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flat := inlineCalls(outer)
+	flat, err := inlineCalls(&compilation{opts: &Options{}}, outer)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := flat.Verify(); err != nil {
 		t.Fatalf("inlined jaxpr does not verify: %v\n%s", err, flat)
 	}

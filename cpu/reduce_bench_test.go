@@ -126,3 +126,12 @@ func BenchmarkReduceMaxAxis1(b *testing.B) {
 		reduceApply(b, opMax, x, 1)
 	}
 }
+
+// BenchmarkReduceMaxAxis0 takes the max down the rows of [4096, 4096].
+func BenchmarkReduceMaxAxis0(b *testing.B) {
+	x := randomFloat32Buffer([]int{4096, 4096}, 2, 0, 1)
+	b.SetBytes(4 << 24)
+	for b.Loop() {
+		reduceApply(b, opMax, x, 0)
+	}
+}

@@ -182,11 +182,15 @@ func minRows[T elemInt](acc, row []T) {
 // either order), but each is a chain of seven instructions, so the loops
 // take the builtin only when the running value may change: v < m is false
 // exactly when v >= m or either is NaN. For most data that is a rare,
-// well-predicted branch.
+// well-predicted branch. With AVX, an assembly prefix does most of the work
+// (reduce_minmax_amd64.s).
 
 func maxFloatLine[T elemFloat](x []T) T {
-	m := x[0]
-	for _, v := range x[1:] {
+	m, done := minmaxLineAsm(x, true)
+	if done == 0 {
+		m, done = x[0], 1
+	}
+	for _, v := range x[done:] {
 		if !(v < m) {
 			m = max(m, v)
 		}
@@ -195,8 +199,11 @@ func maxFloatLine[T elemFloat](x []T) T {
 }
 
 func minFloatLine[T elemFloat](x []T) T {
-	m := x[0]
-	for _, v := range x[1:] {
+	m, done := minmaxLineAsm(x, false)
+	if done == 0 {
+		m, done = x[0], 1
+	}
+	for _, v := range x[done:] {
 		if !(v > m) {
 			m = min(m, v)
 		}
@@ -205,7 +212,8 @@ func minFloatLine[T elemFloat](x []T) T {
 }
 
 func maxFloatRows[T elemFloat](acc, row []T) {
-	row = row[:len(acc)]
+	done := minmaxRowsAsm(acc, row, true)
+	acc, row = acc[done:], row[done:len(acc)]
 	for i, v := range row {
 		if a := acc[i]; !(v < a) {
 			acc[i] = max(a, v)
@@ -214,7 +222,8 @@ func maxFloatRows[T elemFloat](acc, row []T) {
 }
 
 func minFloatRows[T elemFloat](acc, row []T) {
-	row = row[:len(acc)]
+	done := minmaxRowsAsm(acc, row, false)
+	acc, row = acc[done:], row[done:len(acc)]
 	for i, v := range row {
 		if a := acc[i]; !(v > a) {
 			acc[i] = min(a, v)

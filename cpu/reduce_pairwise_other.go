@@ -7,3 +7,7 @@ package cpu
 func sumLeafAsm[T any](x []T) (T, bool) { var zero T; return zero, false }
 
 func addRowsAsm[T any](acc, row []T) int { return 0 }
+
+func minmaxLineAsm[T any](x []T, isMax bool) (m T, done int) { return m, 0 }
+
+func minmaxRowsAsm[T any](acc, row []T, isMax bool) int { return 0 }

@@ -1,0 +1,434 @@
+#include "textflag.h"
+
+// AVX max and min for float reductions (reduce_minmax.go), exact in
+// IEEE 754-2019 terms like Go's builtins: NaN propagates, max(-0, +0) is
+// +0 and min(-0, +0) is -0 in either order.
+//
+// VMAXPS/VMINPS alone return their second operand when either is NaN or
+// both are zeros, so each step (acc a, new value r) is
+//   t = VMAXPS(r, a)             r > a ? r : a, and a on NaN or a tie
+//   t = isnan(r) ? r : t         a NaN r wins (a NaN a is already in t)
+//   t = r == a ? r AND a : t     equal values: the same bits, or for ±0
+//                                the AND (max) / OR (min) of the signs
+// All functions take n a multiple of 32 float32 or 16 float64 (four
+// vectors).
+
+// func maxLineF32AVX(x *float32, n int, acc *float32)
+// Folds x[:n] into the four accumulator vectors at acc, lane by lane.
+TEXT ·maxLineF32AVX(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ acc+16(FP), DI
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	SHRQ $5, CX
+	JZ   maxlineF32done
+maxlineF32loop:
+	VMOVUPS 0(SI), Y4
+	VMAXPS Y0, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y0, Y4, Y6
+	VANDPS Y0, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y0
+	VMOVUPS 32(SI), Y4
+	VMAXPS Y1, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y1, Y4, Y6
+	VANDPS Y1, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y1
+	VMOVUPS 64(SI), Y4
+	VMAXPS Y2, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y2, Y4, Y6
+	VANDPS Y2, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y2
+	VMOVUPS 96(SI), Y4
+	VMAXPS Y3, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y3, Y4, Y6
+	VANDPS Y3, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  maxlineF32loop
+maxlineF32done:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func maxRowsF32AVX(acc, row *float32, n int)
+// acc[i] = max(acc[i], row[i]) for i < n.
+TEXT ·maxRowsF32AVX(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   maxrowsF32done
+maxrowsF32loop:
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 0(SI), Y4
+	VMAXPS Y0, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y0, Y4, Y6
+	VANDPS Y0, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y0
+	VMOVUPS 32(SI), Y4
+	VMAXPS Y1, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y1, Y4, Y6
+	VANDPS Y1, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y1
+	VMOVUPS 64(SI), Y4
+	VMAXPS Y2, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y2, Y4, Y6
+	VANDPS Y2, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y2
+	VMOVUPS 96(SI), Y4
+	VMAXPS Y3, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y3, Y4, Y6
+	VANDPS Y3, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  maxrowsF32loop
+maxrowsF32done:
+	VZEROUPPER
+	RET
+
+// func minLineF32AVX(x *float32, n int, acc *float32)
+// Folds x[:n] into the four accumulator vectors at acc, lane by lane.
+TEXT ·minLineF32AVX(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ acc+16(FP), DI
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	SHRQ $5, CX
+	JZ   minlineF32done
+minlineF32loop:
+	VMOVUPS 0(SI), Y4
+	VMINPS Y0, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y0, Y4, Y6
+	VORPS Y0, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y0
+	VMOVUPS 32(SI), Y4
+	VMINPS Y1, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y1, Y4, Y6
+	VORPS Y1, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y1
+	VMOVUPS 64(SI), Y4
+	VMINPS Y2, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y2, Y4, Y6
+	VORPS Y2, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y2
+	VMOVUPS 96(SI), Y4
+	VMINPS Y3, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y3, Y4, Y6
+	VORPS Y3, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  minlineF32loop
+minlineF32done:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func minRowsF32AVX(acc, row *float32, n int)
+// acc[i] = min(acc[i], row[i]) for i < n.
+TEXT ·minRowsF32AVX(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ   minrowsF32done
+minrowsF32loop:
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 0(SI), Y4
+	VMINPS Y0, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y0, Y4, Y6
+	VORPS Y0, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y0
+	VMOVUPS 32(SI), Y4
+	VMINPS Y1, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y1, Y4, Y6
+	VORPS Y1, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y1
+	VMOVUPS 64(SI), Y4
+	VMINPS Y2, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y2, Y4, Y6
+	VORPS Y2, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y2
+	VMOVUPS 96(SI), Y4
+	VMINPS Y3, Y4, Y5
+	VCMPPS $3, Y4, Y4, Y6
+	VBLENDVPS Y6, Y4, Y5, Y5
+	VCMPPS $0, Y3, Y4, Y6
+	VORPS Y3, Y4, Y7
+	VBLENDVPS Y6, Y7, Y5, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  minrowsF32loop
+minrowsF32done:
+	VZEROUPPER
+	RET
+
+// func maxLineF64AVX(x *float64, n int, acc *float64)
+// Folds x[:n] into the four accumulator vectors at acc, lane by lane.
+TEXT ·maxLineF64AVX(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ acc+16(FP), DI
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	SHRQ $4, CX
+	JZ   maxlineF64done
+maxlineF64loop:
+	VMOVUPD 0(SI), Y4
+	VMAXPD Y0, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y0, Y4, Y6
+	VANDPD Y0, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y0
+	VMOVUPD 32(SI), Y4
+	VMAXPD Y1, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y1, Y4, Y6
+	VANDPD Y1, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y1
+	VMOVUPD 64(SI), Y4
+	VMAXPD Y2, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y2, Y4, Y6
+	VANDPD Y2, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y2
+	VMOVUPD 96(SI), Y4
+	VMAXPD Y3, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y3, Y4, Y6
+	VANDPD Y3, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  maxlineF64loop
+maxlineF64done:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func maxRowsF64AVX(acc, row *float64, n int)
+// acc[i] = max(acc[i], row[i]) for i < n.
+TEXT ·maxRowsF64AVX(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+	JZ   maxrowsF64done
+maxrowsF64loop:
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 0(SI), Y4
+	VMAXPD Y0, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y0, Y4, Y6
+	VANDPD Y0, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y0
+	VMOVUPD 32(SI), Y4
+	VMAXPD Y1, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y1, Y4, Y6
+	VANDPD Y1, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y1
+	VMOVUPD 64(SI), Y4
+	VMAXPD Y2, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y2, Y4, Y6
+	VANDPD Y2, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y2
+	VMOVUPD 96(SI), Y4
+	VMAXPD Y3, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y3, Y4, Y6
+	VANDPD Y3, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  maxrowsF64loop
+maxrowsF64done:
+	VZEROUPPER
+	RET
+
+// func minLineF64AVX(x *float64, n int, acc *float64)
+// Folds x[:n] into the four accumulator vectors at acc, lane by lane.
+TEXT ·minLineF64AVX(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ acc+16(FP), DI
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	SHRQ $4, CX
+	JZ   minlineF64done
+minlineF64loop:
+	VMOVUPD 0(SI), Y4
+	VMINPD Y0, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y0, Y4, Y6
+	VORPD Y0, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y0
+	VMOVUPD 32(SI), Y4
+	VMINPD Y1, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y1, Y4, Y6
+	VORPD Y1, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y1
+	VMOVUPD 64(SI), Y4
+	VMINPD Y2, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y2, Y4, Y6
+	VORPD Y2, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y2
+	VMOVUPD 96(SI), Y4
+	VMINPD Y3, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y3, Y4, Y6
+	VORPD Y3, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  minlineF64loop
+minlineF64done:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func minRowsF64AVX(acc, row *float64, n int)
+// acc[i] = min(acc[i], row[i]) for i < n.
+TEXT ·minRowsF64AVX(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+	JZ   minrowsF64done
+minrowsF64loop:
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 0(SI), Y4
+	VMINPD Y0, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y0, Y4, Y6
+	VORPD Y0, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y0
+	VMOVUPD 32(SI), Y4
+	VMINPD Y1, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y1, Y4, Y6
+	VORPD Y1, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y1
+	VMOVUPD 64(SI), Y4
+	VMINPD Y2, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y2, Y4, Y6
+	VORPD Y2, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y2
+	VMOVUPD 96(SI), Y4
+	VMINPD Y3, Y4, Y5
+	VCMPPD $3, Y4, Y4, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VCMPPD $0, Y3, Y4, Y6
+	VORPD Y3, Y4, Y7
+	VBLENDVPD Y6, Y7, Y5, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  minrowsF64loop
+minrowsF64done:
+	VZEROUPPER
+	RET

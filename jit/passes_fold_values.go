@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/jaxsh/jaxsh/internal/half"
 	"github.com/jaxsh/jaxsh/trace"
 )
 
@@ -112,9 +113,9 @@ func putElement(dst []byte, dt trace.DType, v any) {
 	case float64:
 		switch dt {
 		case trace.Float16:
-			le.PutUint16(dst, uint16(encodeFloat(x, 5, 10)))
+			le.PutUint16(dst, half.Float16FromFloat64(x))
 		case trace.BFloat16:
-			le.PutUint16(dst, uint16(encodeFloat(x, 8, 7)))
+			le.PutUint16(dst, half.BFloat16FromFloat64(x))
 		case trace.Float32:
 			le.PutUint32(dst, math.Float32bits(float32(x)))
 		default:
@@ -156,9 +157,9 @@ func element(src []byte, dt trace.DType) any {
 		}
 		return int64(le.Uint32(src))
 	case dt == trace.Float16:
-		return decodeFloat(uint64(le.Uint16(src)), 5, 10)
+		return float64(half.Float16ToFloat32(le.Uint16(src)))
 	case dt == trace.BFloat16:
-		return decodeFloat(uint64(le.Uint16(src)), 8, 7)
+		return float64(half.BFloat16ToFloat32(le.Uint16(src)))
 	case dt == trace.Float32:
 		return float64(math.Float32frombits(le.Uint32(src)))
 	case dt == trace.Float64:
@@ -167,57 +168,4 @@ func element(src []byte, dt trace.DType) any {
 		return complex(float64(math.Float32frombits(le.Uint32(src))), float64(math.Float32frombits(le.Uint32(src[4:]))))
 	}
 	return complex(math.Float64frombits(le.Uint64(src)), math.Float64frombits(le.Uint64(src[8:])))
-}
-
-// encodeFloat rounds f to nearest-even in a binary format with expBits of
-// exponent and mantBits of fraction (float16: 5, 10; bfloat16: 8, 7) and
-// returns its bits.
-func encodeFloat(f float64, expBits, mantBits uint) uint64 {
-	bias := 1<<(expBits-1) - 1
-	var sign uint64
-	if math.Signbit(f) {
-		sign = 1 << (expBits + mantBits)
-	}
-	inf := uint64(1<<expBits-1) << mantBits
-	a := math.Abs(f)
-	switch {
-	case math.IsNaN(f):
-		return sign | inf | 1<<(mantBits-1)
-	case math.IsInf(f, 0):
-		return sign | inf
-	case a < math.Ldexp(1, 1-bias):
-		// Subnormal: a multiple of 2^(1-bias-mantBits); rounding up to
-		// the smallest normal gives its bits too.
-		return sign | uint64(math.RoundToEven(math.Ldexp(a, bias-1+int(mantBits))))
-	}
-	frac, exp := math.Frexp(a) // a = frac·2^exp, frac in [0.5, 1)
-	m := math.RoundToEven(math.Ldexp(2*frac-1, int(mantBits)))
-	bits := uint64(exp-1+bias)<<mantBits + uint64(m) // m = 2^mantBits carries
-	if bits >= inf {
-		return sign | inf
-	}
-	return sign | bits
-}
-
-// decodeFloat is encodeFloat's inverse (exact).
-func decodeFloat(bits uint64, expBits, mantBits uint) float64 {
-	bias := 1<<(expBits-1) - 1
-	e := int(bits>>mantBits) & (1<<expBits - 1)
-	m := bits & (1<<mantBits - 1)
-	var v float64
-	switch e {
-	case 0:
-		v = math.Ldexp(float64(m), 1-bias-int(mantBits))
-	case 1<<expBits - 1:
-		if m != 0 {
-			return math.NaN()
-		}
-		v = math.Inf(1)
-	default:
-		v = math.Ldexp(float64(m|1<<mantBits), e-bias-int(mantBits))
-	}
-	if bits>>(expBits+mantBits)&1 == 1 {
-		v = -v
-	}
-	return v
 }

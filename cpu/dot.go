@@ -227,8 +227,13 @@ func dotRowsTimesVector[T dotElem](batch, rows, k int, x []T, xb, xi, xk []int, 
 		}
 	}
 	kContig, rowContig := unitStride(xk), unitStride(xi)
-	// Units of work: blocks of rows within one batch element.
-	const rowBlock = 64
+	// Units of work: blocks of rows within one batch element. Dot products
+	// take 64 rows at a time; scaled columns take wide blocks, so each k
+	// reads a long contiguous run and not one short piece per page.
+	rowBlock := 64
+	if !kContig && rowContig {
+		rowBlock = min(max(256, roundUp(ceilDiv(rows, 2*pool.size), 64)), 4096)
+	}
 	blocks := (rows + rowBlock - 1) / rowBlock
 	pool.parallelFor(batch*blocks, max(1, grainElements/(k*rowBlock)), func(lo, hi int) {
 		for u := lo; u < hi; u++ {
@@ -286,8 +291,9 @@ func dotColumnsAxpy[T dotElem](x []T, kOff []int, n int, v []T, out []T) {
 	clear(out)
 	for kk, ko := range kOff {
 		w, col := v[kk], x[ko:ko+n]
-		for r, e := range col {
-			out[r] += T(e * w)
+		done := axpyAsm(out, col, w)
+		for r, e := range col[done:] {
+			out[done+r] += T(e * w)
 		}
 	}
 }

@@ -24,6 +24,12 @@ func BenchmarkMatVec4096Float32(b *testing.B) {
 	benchMatmul(b, 4096, 4096, 1)
 }
 
+// BenchmarkVecMat4096Float32 is a vector times a 4096×4096 matrix (x @ W):
+// whole rows of W scaled and added.
+func BenchmarkVecMat4096Float32(b *testing.B) {
+	benchMatmul(b, 1, 4096, 4096)
+}
+
 func benchMatmul(b *testing.B, m, k, n int) {
 	lhs := randomFloat32Buffer([]int{m, k}, 1, -1, 1)
 	rhs := randomFloat32Buffer([]int{k, n}, 2, -1, 1)

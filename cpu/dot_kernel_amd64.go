@@ -17,6 +17,37 @@ func gemmTileF64AVX2(kc int, a, b, c *float64, ldc int, accumulate bool)
 //go:noescape
 func gemmTileF64AVX512(kc int, a, b, c *float64, ldc int, accumulate bool)
 
+//go:noescape
+func axpyF32AVX(out, x *float32, w float32, n int)
+
+//go:noescape
+func axpyF64AVX(out, x *float64, w float64, n int)
+
+// axpyAsm does out[i] += T(x[i]*w) for a prefix of out in assembly and
+// returns its length (0 for other types or without AVX).
+func axpyAsm[T any](out, x []T, w T) int {
+	if !reduceHasAVX {
+		return 0
+	}
+	switch o := any(out).(type) {
+	case []float32:
+		n := len(o) &^ 31
+		if n > 0 {
+			v := any(x).([]float32)[:n]
+			axpyF32AVX(&o[0], &v[0], any(w).(float32), n)
+		}
+		return n
+	case []float64:
+		n := len(o) &^ 15
+		if n > 0 {
+			v := any(x).([]float64)[:n]
+			axpyF64AVX(&o[0], &v[0], any(w).(float64), n)
+		}
+		return n
+	}
+	return 0
+}
+
 func dotCPUID(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 
 func dotXGETBV() (eax, edx uint32)

@@ -372,3 +372,68 @@ TEXT ·dotXGETBV(SB), NOSPLIT, $0-8
 	MOVL AX, eax+0(FP)
 	MOVL DX, edx+4(FP)
 	RET
+
+// func axpyF32AVX(out, x *float32, w float32, n int)
+// out[i] = out[i] + round(x[i]*w) for i < n, n a multiple of 32: the
+// matrix-vector loop of dot.go with separate multiply and add.
+TEXT ·axpyF32AVX(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	VBROADCASTSS w+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $5, CX
+	JZ   axpy32done
+
+axpy32loop:
+	VMULPS 0(SI), Y15, Y0
+	VMULPS 32(SI), Y15, Y1
+	VMULPS 64(SI), Y15, Y2
+	VMULPS 96(SI), Y15, Y3
+	VADDPS 0(DI), Y0, Y0
+	VADDPS 32(DI), Y1, Y1
+	VADDPS 64(DI), Y2, Y2
+	VADDPS 96(DI), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  axpy32loop
+
+axpy32done:
+	VZEROUPPER
+	RET
+
+// func axpyF64AVX(out, x *float64, w float64, n int)
+// The same for float64, n a multiple of 16.
+TEXT ·axpyF64AVX(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	VBROADCASTSD w+16(FP), Y15
+	MOVQ n+24(FP), CX
+	SHRQ $4, CX
+	JZ   axpy64done
+
+axpy64loop:
+	VMULPD 0(SI), Y15, Y0
+	VMULPD 32(SI), Y15, Y1
+	VMULPD 64(SI), Y15, Y2
+	VMULPD 96(SI), Y15, Y3
+	VADDPD 0(DI), Y0, Y0
+	VADDPD 32(DI), Y1, Y1
+	VADDPD 64(DI), Y2, Y2
+	VADDPD 96(DI), Y3, Y3
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  axpy64loop
+
+axpy64done:
+	VZEROUPPER
+	RET

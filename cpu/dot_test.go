@@ -172,6 +172,29 @@ func TestDotGeneralLayoutsFloat32(t *testing.T) {
 	}
 }
 
+// float64 through each path (matmul, matrix-vector, vector-matrix), bit
+// for bit against the sequential float64 sum.
+func TestDotGeneralFloat64Paths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	for _, tc := range []struct{ ls, rs []int }{{[]int{37, 53}, []int{53, 29}}, {[]int{70, 300}, []int{300}}, {[]int{300}, []int{300, 70}}} {
+		size := func(s []int) int {
+			n := 1
+			for _, d := range s {
+				n *= d
+			}
+			return n
+		}
+		dn := dotDims([]int{len(tc.ls) - 1}, []int{0}, nil, nil)
+		av, bv := randomValues(rng, size(tc.ls), false), randomValues(rng, size(tc.rs), false)
+		for i := range av {
+			av[i] *= 1 + 1.0/3 // products that round
+		}
+		got := dotApply(t, bufferOf(t, trace.Float64, tc.ls, anys(av)...), bufferOf(t, trace.Float64, tc.rs, anys(bv)...), dn, trace.InvalidDType)
+		want := refDot(tc.ls, tc.rs, dn, av, bv, func(acc, x, y float64) float64 { return acc + float64(x*y) })
+		checkElements(t, fmt.Sprintf("float64 %v·%v", tc.ls, tc.rs), got, anys(want)...)
+	}
+}
+
 // Integer, bool, half, float64, complex and mixed dtypes; small integer
 // values keep every float result exact, so each dtype's result is the exact
 // sum converted once.

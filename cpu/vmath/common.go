@@ -9,8 +9,8 @@ import (
 // Every slice function follows one scheme. A function's lanes kernel is a
 // branch-free loop that is correct only for inputs in the function's
 // ordinary range; its scalar form handles everything, special values
-// included, by sending ordinary inputs through the same kernel (so the two
-// forms agree bit for bit) and the rest through a slow path. The slice
+// included, by sending ordinary inputs through the same arithmetic (so the
+// two forms agree bit for bit) and the rest through a slow path. The slice
 // function checks the input a chunk at a time, hands runs of ordinary
 // chunks to the kernel in one call, and sends the rare chunk holding a
 // special value element by element through the scalar form.
@@ -20,8 +20,8 @@ import (
 // kept under the inliner's budget.
 
 // chunk is how many elements one range check covers. Sixteen amortises
-// the check's final compare while a rare special value slows only a few
-// neighbours.
+// the check's final compare and branch while a rare special value slows
+// only a few neighbours.
 const chunk = 16
 
 // maxRun bounds how far the check runs ahead of the kernel, so that the

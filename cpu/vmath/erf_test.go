@@ -11,7 +11,7 @@ func TestErfAccuracy(t *testing.T) {
 		extra = append(extra, nearby(float64(i)/erfCellsPerUnit, 2)...)
 		extra = append(extra, nearby(-float64(i)/erfCellsPerUnit, 2)...)
 	}
-	checkUnary(t, unaryCase{"erf", Erf, Erf32, math.Erf, 0.51, extra})
+	checkUnary(t, unaryCase{"erf", Erf, Erf32, math.Erf, 0.51, extra, nil})
 }
 
 func TestErfSpecials(t *testing.T) {

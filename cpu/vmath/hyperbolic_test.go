@@ -20,12 +20,12 @@ func hyperbolicBoundaries() []float32 {
 
 func TestHyperbolicAccuracy(t *testing.T) {
 	b := hyperbolicBoundaries()
-	checkUnary(t, unaryCase{"tanh", Tanh, Tanh32, math.Tanh, 0.51, b})
-	checkUnary(t, unaryCase{"sinh", Sinh, Sinh32, math.Sinh, 0.51, b})
-	checkUnary(t, unaryCase{"cosh", Cosh, Cosh32, math.Cosh, 0.51, b})
-	checkUnary(t, unaryCase{"asinh", Asinh, Asinh32, math.Asinh, logMaxUlp, b})
-	checkUnary(t, unaryCase{"acosh", Acosh, Acosh32, math.Acosh, logMaxUlp, append(b, denseRange(1, 1.01, 4096)...)})
-	checkUnary(t, unaryCase{"atanh", Atanh, Atanh32, math.Atanh, logMaxUlp, append(b, denseRange(-1, 1, 8192)...)})
+	checkUnary(t, unaryCase{"tanh", Tanh, Tanh32, math.Tanh, 0.51, b, nil})
+	checkUnary(t, unaryCase{"sinh", Sinh, Sinh32, math.Sinh, 0.51, b, nil})
+	checkUnary(t, unaryCase{"cosh", Cosh, Cosh32, math.Cosh, 0.51, b, nil})
+	checkUnary(t, unaryCase{"asinh", Asinh, Asinh32, math.Asinh, logMaxUlp, b, nil})
+	checkUnary(t, unaryCase{"acosh", Acosh, Acosh32, math.Acosh, logMaxUlp, append(b, denseRange(1, 1.01, 4096)...), nil})
+	checkUnary(t, unaryCase{"atanh", Atanh, Atanh32, math.Atanh, logMaxUlp, append(b, denseRange(-1, 1, 8192)...), nil})
 }
 
 func TestHyperbolicSpecials(t *testing.T) {

@@ -40,22 +40,21 @@ func b2u(b bool) uint32 {
 
 func powLanes(dst, x, y []float32) {
 	dst = dst[:len(x)]
-	y = y[:len(x)]
-	for i, xv := range x {
-		yd, xd := float64(y[i]), float64(xv)
-		k, logC, r := logParts(math.Abs(xd))
-		t := yd * (k*math.Ln2 + logPreciseZ(logC, r))
+	yb := float32Bits(y[:len(x)])
+	for i, xb := range float32Bits(x) {
+		k, logC, r := logParts(absWide(xb))
+		t := float64(math.Float32frombits(yb[i])) * (k*math.Ln2 + logPreciseZ(logC, r))
 		t = selectFloat(t > 200, 200, selectFloat(t < -200, -200, t))
 		e := float32(expKernel(t))
 		// Negative x: an odd integer y flips the sign, a non-integer
 		// gives NaN (ORing in a quiet NaN's exponent and top bit).
 		// Every float32 of magnitude ≥ 2^24 is an even integer; clamping
 		// there keeps the rounding trick in range.
-		ay := math.Abs(yd)
+		ay := absWide(yb[i])
 		ay = selectFloat(ay > 0x1p24, 0x1p24, ay)
 		shifted := ay + roundShift
 		isInt, low := b2u(shifted-roundShift == ay), uint32(math.Float64bits(shifted))&1
-		neg := b2u(xd < 0)
+		neg := xb >> 31
 		dst[i] = math.Float32frombits((math.Float32bits(e) ^ (neg&isInt&low)<<31) | (neg&^isInt)*0x7fc00000)
 	}
 }

@@ -1,15 +1,18 @@
 // Command jaxsh runs jaxsh scripts: Starlark with NumPy-style arrays and JAX's
 // programming model.
 //
+//	jaxsh                       the REPL (statements from stdin when it is not a terminal)
 //	jaxsh FILE.star [ARGS...]   run a script; argv is [FILE.star, ARGS...]
 //	jaxsh -c 'CODE' [ARGS...]   run CODE
 //
 // Exit status: 0 on success, 1 on any error in the program (the message or
-// traceback goes to stderr), 2 on bad command-line usage.
+// traceback goes to stderr; for the REPL, only with piped input), 2 on bad
+// command-line usage.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,16 +21,20 @@ import (
 	"runtime"
 
 	"github.com/jaxsh/jaxsh"
+	"github.com/jaxsh/jaxsh/repl"
 )
 
 // version is the jaxsh release; -ldflags "-X main.version=..." overrides it.
 var version = "0.1.0-dev"
 
-const usage = `usage: jaxsh [flags] FILE.star [ARGS...]
+const usage = `usage: jaxsh [flags]
+       jaxsh [flags] FILE.star [ARGS...]
        jaxsh [flags] -c CODE [ARGS...]
 
-Runs a jaxsh script: Starlark with NumPy-style arrays (see the README).
-argv holds the script path (or "-c") followed by ARGS.
+Runs jaxsh: Starlark with NumPy-style arrays (see the README). With no
+script, the REPL: on a terminal with line editing, history and Tab
+completion; from a pipe it runs the statements it reads, echoing the
+values of expressions. argv holds the script path (or "-c") followed by ARGS.
 
 Flags:
   -c CODE         run CODE instead of a file
@@ -37,18 +44,21 @@ Flags:
   --help          print this help and exit
 
 Examples:
+  jaxsh                                   start the REPL
+  echo 'jnp.arange(3) * 2' | jaxsh        prints Array([0, 2, 4], dtype=int32)
   jaxsh examples/hello.star
   jaxsh -c 'print(2 ** 10)'
   jaxsh script.star --input data.json
 
-Exit status: 0 on success, 1 on an error in the program, 2 on bad usage.
+Exit status: 0 on success, 1 on an error in the program (for the REPL,
+only with piped input), 2 on bad usage.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jaxsh", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	code := fs.String("c", "", "")
@@ -69,14 +79,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case *showVersion:
 		fmt.Fprintf(stdout, "jaxsh %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return 0
-	case !codeGiven && fs.NArg() == 0:
-		fmt.Fprintf(stderr, "jaxsh: no script given (the interactive REPL is not available yet)\n\n%s", usage)
-		return 2
+	}
+
+	opts := jaxsh.Options{Stdout: stdout, Stderr: stderr, LogCompiles: *logCompiles}
+	if !codeGiven && fs.NArg() == 0 {
+		// The REPL handles Ctrl-C itself: it stops the running statement.
+		err := repl.Run(repl.Config{Options: opts, Stdin: stdin})
+		switch {
+		case errors.Is(err, repl.ErrFailed):
+			return 1
+		case err != nil:
+			fmt.Fprintf(stderr, "jaxsh: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	interp := jaxsh.New(jaxsh.Options{Stdout: stdout, Stderr: stderr, LogCompiles: *logCompiles})
+	interp := jaxsh.New(opts)
 	var err error
 	if codeGiven {
 		_, err = interp.RunString(ctx, "-c", *code, fs.Args())

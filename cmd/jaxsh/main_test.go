@@ -13,8 +13,13 @@ var update = flag.Bool("update", false, "rewrite the examples' golden output fil
 
 func runJaxsh(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runJaxshWithInput(t, "", args...)
+}
+
+func runJaxshWithInput(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut)
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -89,7 +94,6 @@ func TestExitCodesAndMessages(t *testing.T) {
 			stderr: "jaxsh: cannot open script " + filepath.Join(dir, "nope.star") + ": no such file or directory\n"},
 		{name: "unknown flag", args: []string{"--frobnicate", ok}, code: 2,
 			stderrHas: []string{"jaxsh: flag provided but not defined: -frobnicate", "usage: jaxsh"}},
-		{name: "no script", args: nil, code: 2, stderrHas: []string{"no script given"}},
 		{name: "version", args: []string{"--version"}, code: 0},
 		{name: "help", args: []string{"--help"}, code: 0},
 	}
@@ -161,5 +165,18 @@ func TestLoadIsRelativeToTheLoadingFile(t *testing.T) {
 	code, _, stderr = runJaxsh(t, cycle)
 	if code != 1 || !strings.Contains(stderr, "cycle in load graph") {
 		t.Errorf("cycle: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// With no script and no -c, jaxsh is the REPL; from a pipe it runs the
+// statements it reads, echoes results, and exits 1 if one failed.
+func TestREPLFromAPipe(t *testing.T) {
+	code, stdout, stderr := runJaxshWithInput(t, "x = jnp.arange(3)\nx * 2\ndef f(n):\n    return n + 1\n\nf(41)\n")
+	if code != 0 || stdout != "Array([0, 2, 4], dtype=int32)\n42\n" || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = runJaxshWithInput(t, "1 / 0\nprint('on')\n", "--log-compiles")
+	if code != 1 || stdout != "on\n" || !strings.Contains(stderr, "Error: floating-point division by zero") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

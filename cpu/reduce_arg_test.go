@@ -30,7 +30,7 @@ func TestArgMaxArgMinTiesAndNaN(t *testing.T) {
 	checkElements(t, "int8 argmax", argApply(t, "argmax", i, 1, trace.Int32), 1, 0)
 	checkElements(t, "int8 argmin", argApply(t, "argmin", i, 1, trace.Int32), 0, 2)
 	checkElements(t, "int8 argmin cols", argApply(t, "argmin", i, 0, trace.Int32), 0, 1, 1)
-	u := bufferOf(t, trace.Uint32, []int{3}, 4000000000, 1, 4000000000)
+	u := bufferOf(t, trace.Uint32, []int{3}, int64(4000000000), 1, int64(4000000000))
 	checkElements(t, "uint32 argmax", argApply(t, "argmax", u, 0, trace.Int32), 0)
 	b := bufferOf(t, trace.Bool, []int{2, 3}, false, true, true, false, false, false)
 	checkElements(t, "bool argmax", argApply(t, "argmax", b, 1, trace.Int32), 1, 0)

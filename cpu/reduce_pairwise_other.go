@@ -4,6 +4,8 @@ package cpu
 
 // No assembly on this architecture: the Go loops do all the work.
 
+var reduceHasAVX = false
+
 func sumLeafAsm[T any](x []T) (T, bool) { var zero T; return zero, false }
 
 func addRowsAsm[T any](acc, row []T) int { return 0 }

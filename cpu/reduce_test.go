@@ -161,7 +161,7 @@ func TestReduceIntegerOverflowWraps(t *testing.T) {
 	y := bufferOf(t, trace.Int8, []int{2, 2}, 100, 100, 64, 4)
 	checkElements(t, "int8 rows", reduceApply(t, opSum, y, 0), 164-256, 104)
 	checkElements(t, "int8 prod", reduceApply(t, opProd, y, 1), 10000%256, 256%256)
-	z := bufferOf(t, trace.Int64, []int{2}, math.MaxInt64, math.MaxInt64)
+	z := bufferOf(t, trace.Int64, []int{2}, int64(math.MaxInt64), int64(math.MaxInt64))
 	checkElements(t, "int64 sum", reduceApply(t, opSum, z, 0), int64(-2))
 }
 

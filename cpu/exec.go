@@ -28,19 +28,32 @@ func HasKernel(prim string) bool { _, ok := kernels[prim]; return ok }
 
 // executable runs a Program's kernels in order over a slot table: slot i
 // holds the buffer of one variable for the duration of one Execute.
+// OpaqueKernels run their equation's kernel; LoopKernels and
+// ReductionKernels run as fused kernels compiled here, once.
 type executable struct {
-	dev     *Device
-	nslots  int
-	args    []int // slot of each ConstVar then each InVar
-	steps   []step
-	outputs []operand
+	dev      *Device
+	nslots   int
+	args     []int // slot of each of Program.Args
+	embedded []embeddedValue
+	steps    []step
+	outputs  []operand
+	nRefs    int // operands and results of all steps: one allocation per Execute
 }
 
+// A step is one equation run by its kernel, or one fused kernel.
 type step struct {
-	eqn *trace.Eqn
-	fn  kernelFunc
-	in  []operand
-	out []int
+	eqn   *trace.Eqn // the equation (opaque steps)
+	fn    kernelFunc
+	fused fusedRunner
+	in    []operand
+	out   []int
+	avals []trace.AVal // of the results
+}
+
+// An embeddedValue is a constant the compiler folded, materialised once.
+type embeddedValue struct {
+	slot int
+	buf  *Buffer
 }
 
 // An operand is read from a slot, or is a literal materialised at compile
@@ -76,30 +89,57 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 		}
 		return operand{}, fmt.Errorf("cpu: unknown atom %T", a)
 	}
-	for _, v := range p.Jaxpr.ConstVars {
+	addStep := func(st step, in []trace.Atom, out []*trace.Var) error {
+		for _, a := range in {
+			o, err := operandOf(a)
+			if err != nil {
+				return err
+			}
+			st.in = append(st.in, o)
+		}
+		for _, v := range out {
+			st.out = append(st.out, slotOf(v))
+			st.avals = append(st.avals, v.Aval())
+		}
+		x.steps = append(x.steps, st)
+		x.nRefs += len(st.in) + len(st.out)
+		return nil
+	}
+	args := p.Args
+	if args == nil && len(p.Embedded) == 0 { // a Program made by hand
+		args = append(append(args, p.Jaxpr.ConstVars...), p.Jaxpr.InVars...)
+	}
+	for _, v := range args {
 		x.args = append(x.args, slotOf(v))
 	}
-	for _, v := range p.Jaxpr.InVars {
-		x.args = append(x.args, slotOf(v))
+	for _, e := range p.Embedded {
+		buf := newBuffer(dev, e.Value.AVal)
+		copy(buf.data, e.Value.Data)
+		x.embedded = append(x.embedded, embeddedValue{slot: slotOf(e.Var), buf: buf})
 	}
 	for _, k := range p.Kernels {
+		if k.Kind != jit.OpaqueKernel {
+			// A kernel the fused compiler cannot take (none is known)
+			// still runs correctly, equation by equation.
+			if fk, err := compileFused(k); err == nil {
+				in := make([]trace.Atom, len(k.In))
+				for i, v := range k.In {
+					in[i] = v
+				}
+				if err := addStep(step{fused: fk}, in, k.Out); err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
 		for _, e := range k.Eqns {
 			fn, ok := kernels[e.Prim.Name]
 			if !ok {
 				return nil, fmt.Errorf("cpu: no kernel for primitive %s", e.Prim.Name)
 			}
-			st := step{eqn: e, fn: fn}
-			for _, a := range e.In {
-				o, err := operandOf(a)
-				if err != nil {
-					return nil, err
-				}
-				st.in = append(st.in, o)
+			if err := addStep(step{eqn: e, fn: fn}, e.In, e.Out); err != nil {
+				return nil, err
 			}
-			for _, v := range e.Out {
-				st.out = append(st.out, slotOf(v))
-			}
-			x.steps = append(x.steps, st)
 		}
 	}
 	for _, a := range p.Jaxpr.OutVars {
@@ -124,22 +164,28 @@ func (x *executable) Execute(args []jit.Buffer) ([]jit.Buffer, error) {
 		}
 		slots[x.args[i]] = buf
 	}
+	for _, e := range x.embedded {
+		slots[e.slot] = e.buf
+	}
 	read := func(o operand) *Buffer {
 		if o.literal != nil {
 			return o.literal
 		}
 		return slots[o.slot]
 	}
+	refs := make([]*Buffer, x.nRefs)
 	for _, st := range x.steps {
-		in := make([]*Buffer, len(st.in))
+		in, out := refs[:len(st.in)], refs[len(st.in):len(st.in)+len(st.out)]
+		refs = refs[len(st.in)+len(st.out):]
 		for i, o := range st.in {
 			in[i] = read(o)
 		}
-		out := make([]*Buffer, len(st.out))
-		for i, v := range st.eqn.Out {
-			out[i] = newBuffer(x.dev, v.Aval())
+		for i, a := range st.avals {
+			out[i] = newBuffer(x.dev, a)
 		}
-		if err := st.fn(st.eqn, in, out); err != nil {
+		if st.fused != nil {
+			st.fused.run(in, out)
+		} else if err := st.fn(st.eqn, in, out); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", st.eqn.Pos, st.eqn.Prim.Name, err)
 		}
 		for i, s := range st.out {

@@ -36,9 +36,10 @@ import (
 // Config configures Run.
 type Config struct {
 	// Options are the interpreter's: Stdout (program output and echoed
-	// results, and on a terminal the prompts), Stderr (tracebacks),
-	// Globals, LogCompiles. argv is [""], as Python's sys.argv in its REPL,
-	// unless Globals sets it.
+	// results), Stderr (tracebacks, and on a terminal the prompts and the
+	// line being edited, as in Python, so that `jaxsh | tee log` logs
+	// results only), Globals, LogCompiles. argv is [""], as Python's
+	// sys.argv in its REPL, unless Globals sets it.
 	jaxsh.Options
 	// Stdin is the input; nil means os.Stdin. The session is interactive
 	// when it is a terminal.
@@ -79,7 +80,7 @@ func Run(cfg Config) error {
 	l := &loop{stderr: cfg.Stderr, repl: session.NewREPL()}
 
 	if tty, ok := cfg.Stdin.(*os.File); ok && readline.IsTerminal(int(tty.Fd())) {
-		src, err := newTerminalSource(tty, cfg.Stdout, historyFile(cfg), l.repl)
+		src, err := newTerminalSource(tty, cfg.Stderr, historyFile(cfg), l.repl)
 		if err != nil {
 			return err
 		}

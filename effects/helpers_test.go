@@ -2,7 +2,6 @@ package effects
 
 import (
 	"bytes"
-	"errors"
 	"runtime"
 	"strconv"
 	"testing"
@@ -57,34 +56,20 @@ func withinTimeout(t *testing.T, what string, f func()) {
 	}
 }
 
-// errDeadlock is what awaitWithin reports when its event is late.
-var errDeadlock = errors.New("not done in time (deadlock?)")
-
 // awaitWithin waits for ev with mb.Await on the calling (owner) goroutine,
-// so jobs run meanwhile, and fails the test if ev is not done within
-// waitTimeout. It returns ev's error.
-func awaitWithin(t *testing.T, mb *Mailbox, ev *Event, what string) error {
-	t.Helper()
-	watched := NewEvent()
-	go func() {
-		select {
-		case <-ev.Done():
-			watched.Set(ev.Err())
-		case <-time.After(waitTimeout):
-			watched.Set(errDeadlock)
-		}
-	}()
-	err := mb.Await(watched)
-	if err == errDeadlock {
-		t.Fatalf("%s: %v", what, err)
-	}
+// so jobs run meanwhile, and returns ev's error; see onOwnerWithin for what
+// happens if it deadlocks.
+func awaitWithin(mb *Mailbox, ev *Event, what string) error {
+	var err error
+	onOwnerWithin(what, func() { err = mb.Await(ev) })
 	return err
 }
 
 // onOwnerWithin runs f on the calling goroutine — the owner, so that jobs f
 // runs through a Mailbox run there — and crashes the test binary with a
-// clear message if f has not returned within waitTimeout: a blocked owner
-// cannot be interrupted, and a crash beats a hang until the run's timeout.
+// clear message if f has not returned within waitTimeout. A deadlocked
+// owner may be stuck in a wait nested inside a job, where nothing the test
+// holds can interrupt it, and a crash beats a hang until the run's timeout.
 func onOwnerWithin(what string, f func()) {
 	watchdog := time.AfterFunc(waitTimeout, func() {
 		panic(what + ": still blocked after " + waitTimeout.String() + " (deadlock?)")

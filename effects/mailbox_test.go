@@ -56,7 +56,7 @@ func TestMailboxManyPostersRunOnOwnerInPerPosterOrder(t *testing.T) {
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
-	if err := awaitWithin(t, mb, allRan, "owner awaiting 8000 jobs"); err != nil {
+	if err := awaitWithin(mb, allRan, "owner awaiting 8000 jobs"); err != nil {
 		t.Fatal(err)
 	}
 	<-done
@@ -124,7 +124,7 @@ func TestMailboxAwaitServesCall(t *testing.T) {
 		}
 		return nil
 	})
-	if err := awaitWithin(t, mb, program, "program calling back"); err != nil {
+	if err := awaitWithin(mb, program, "program calling back"); err != nil {
 		t.Fatal(err)
 	}
 	if callbackOn != owner {
@@ -142,7 +142,7 @@ func TestMailboxAwaitReturnsWhenJobCompletesAwaitedEvent(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 		mb.Post(func() error { ev.Set(want); return nil })
 	}()
-	if err := awaitWithin(t, mb, ev, "event set by a job"); err != want {
+	if err := awaitWithin(mb, ev, "event set by a job"); err != want {
 		t.Fatalf("Await = %v, want %v", err, want)
 	}
 }
@@ -192,7 +192,7 @@ func TestMailboxNestedDispatchFromJob(t *testing.T) {
 			return mb.Await(inner) // and waits for its result
 		})
 	})
-	if err := awaitWithin(t, mb, outer, "nested dispatch from a callback"); err != nil {
+	if err := awaitWithin(mb, outer, "nested dispatch from a callback"); err != nil {
 		t.Fatal(err)
 	}
 	if innerOn != owner || maxDepth != 2 {

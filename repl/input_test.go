@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
@@ -154,7 +155,7 @@ func TestCompleterOffersTheRestOfEachCandidate(t *testing.T) {
 	if err := r.Exec(f); err != nil {
 		t.Fatal(err)
 	}
-	comp := completer{r}
+	comp := completer{r, new(sync.Mutex)}
 	tests := []struct {
 		line     string
 		contains []string

@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 
 	"github.com/chzyer/readline"
 	"github.com/jaxsh/jaxsh"
@@ -80,7 +81,7 @@ func Run(cfg Config) error {
 	l := &loop{stderr: cfg.Stderr, repl: session.NewREPL()}
 
 	if tty, ok := cfg.Stdin.(*os.File); ok && readline.IsTerminal(int(tty.Fd())) {
-		src, err := newTerminalSource(tty, cfg.Stderr, historyFile(cfg), l.repl)
+		src, err := newTerminalSource(tty, cfg.Stderr, historyFile(cfg), completer{l.repl, &l.execMu})
 		if err != nil {
 			return err
 		}
@@ -135,6 +136,7 @@ type loop struct {
 	repl     *jstarlark.REPL
 	reader   chunkReader
 	terminal *terminalSource // nil for piped input
+	execMu   sync.Mutex      // held while a statement runs (see completer)
 }
 
 // run reads and runs chunks until the input ends, and reports whether any
@@ -188,6 +190,8 @@ func (l *loop) exec(f *syntax.File) error {
 	if l.terminal == nil {
 		defer forwardInterrupts(l.repl)()
 	}
+	l.execMu.Lock()
+	defer l.execMu.Unlock()
 	return l.repl.Exec(f)
 }
 

@@ -24,7 +24,7 @@ type terminalSource struct {
 
 // newTerminalSource starts line editing on the terminal tty. historyFile may
 // be "" (no history); output is where prompts and the edited line go.
-func newTerminalSource(tty *os.File, output io.Writer, historyFile string, r *jstarlark.REPL) (*terminalSource, error) {
+func newTerminalSource(tty *os.File, output io.Writer, historyFile string, complete completer) (*terminalSource, error) {
 	raw := &rawMode{fd: int(tty.Fd())}
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:      prompt,
@@ -32,7 +32,7 @@ func newTerminalSource(tty *os.File, output io.Writer, historyFile string, r *js
 		// The REPL saves a whole chunk as one entry (see entryNewline);
 		// readline on its own would save every line of a block.
 		DisableAutoSaveHistory: true,
-		AutoComplete:           completer{r},
+		AutoComplete:           complete,
 		EOFPrompt:              "\n", // Ctrl-D: just end the line, as Python does
 		Stdin:                  readline.NewCancelableStdin(tty),
 		Stdout:                 output,
@@ -110,7 +110,12 @@ const indent = "    "
 
 // completer offers completions for the dotted name before the cursor
 // (jnp.ar → arange, array; x.sh → shape), as readline's AutoCompleter.
-type completer struct{ r *jstarlark.REPL }
+// readline calls it on its own goroutine; mu, which the loop holds while a
+// statement runs, keeps it from reading globals that a statement changes.
+type completer struct {
+	r  *jstarlark.REPL
+	mu *sync.Mutex
+}
 
 // Do returns the candidates' remaining text after the cursor, and how many
 // runes before it they share: the part after the last dot, so that the list
@@ -129,8 +134,11 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 		return nil, 0 // nothing to complete, or a number such as 1.5
 	}
 	partial := chain[strings.LastIndexByte(chain, '.')+1:]
+	c.mu.Lock()
+	candidates := c.r.Complete(chain)
+	c.mu.Unlock()
 	var out [][]rune
-	for _, cand := range c.r.Complete(chain) {
+	for _, cand := range candidates {
 		out = append(out, []rune(cand[len(chain):]))
 	}
 	return out, len([]rune(partial))

@@ -56,6 +56,12 @@ type embeddedValue struct {
 	buf  *Buffer
 }
 
+// Capabilities tells jit that this backend runs LoopKernels and
+// ReductionKernels (fused*.go), so programs compiled for it are fused.
+func (b *backend) Capabilities() jit.Capabilities {
+	return jit.Capabilities{FusedKernels: true}
+}
+
 // An operand is read from a slot, or is a literal materialised at compile
 // time.
 type operand struct {

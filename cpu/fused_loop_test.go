@@ -256,3 +256,56 @@ func TestFusedMultiOutputLoop(t *testing.T) {
 			randomBuffer(t, rng, dt, false))
 	}
 }
+
+// Programs cut by jit's own fusion pass (on, because this backend says it
+// runs fused kernels) compile here without falling back, and equal the
+// unfused programs.
+func TestJitFusedProgramsMatchUnfused(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	n := 1000
+	type program struct {
+		name string
+		j    *trace.Jaxpr
+		in   []*Buffer
+	}
+	var programs []program
+	jb := newJaxprBuilder(t)
+	programs = append(programs, program{"f_well_fused", jb.build(wellFused(jb, f32, n)), []*Buffer{randomBuffer(t, rng, f32, false, n, 2)}})
+	jb = newJaxprBuilder(t)
+	programs = append(programs, program{"f_sum_jax", jb.build(fSumJax(jb, f32, n)), []*Buffer{randomBuffer(t, rng, f32, false, n, 2)}})
+	jb = newJaxprBuilder(t)
+	x := jb.input(f32, n, 40)
+	y := jb.bind("exp", nil, jb.bind("mul", nil, x, jb.lit(0.5, f32)))
+	s := jb.reduce("reduce_sum", y, 1)
+	programs = append(programs, program{"softmax", jb.build(jb.bind("div", nil, y, jb.broadcast(s, []int{n, 40}, 0))),
+		[]*Buffer{randomBuffer(t, rng, f32, true, n, 40)}})
+	for _, pr := range programs {
+		p, _, err := jit.CompileOn(testDevice(), pr.j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fused := 0
+		for _, k := range p.Kernels {
+			if k.Kind == jit.OpaqueKernel {
+				continue
+			}
+			fused++
+			if _, err := compileFused(k); err != nil {
+				t.Errorf("%s: %s kernel from jit's fusion pass does not compile: %v", pr.name, k.Kind, err)
+			}
+		}
+		if fused == 0 {
+			t.Errorf("%s: jit made no fused kernel:\n%v", pr.name, p)
+		}
+		unfused, err := jit.Compile(pr.j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := execute(t, p, pr.in), execute(t, unfused, pr.in)
+		for i := range want {
+			if !sameBuffers(got[i], want[i]) {
+				t.Errorf("%s: output %d: %s", pr.name, i, firstDifference(got[i], want[i]))
+			}
+		}
+	}
+}

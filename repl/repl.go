@@ -80,6 +80,7 @@ func Run(cfg Config) error {
 	}
 	l := &loop{stderr: cfg.Stderr, repl: session.NewREPL()}
 
+	stopInterrupts := func() {}
 	if tty, ok := cfg.Stdin.(*os.File); ok && readline.IsTerminal(int(tty.Fd())) {
 		src, err := newTerminalSource(tty, cfg.Stderr, historyFile(cfg), completer{l.repl, &l.execMu})
 		if err != nil {
@@ -89,12 +90,13 @@ func Run(cfg Config) error {
 		l.terminal, l.reader.src = src, src
 		// At the prompt the terminal is in raw mode and Ctrl-C is a key;
 		// while a statement runs it is the terminal's SIGINT.
-		defer forwardInterrupts(l.repl)()
+		stopInterrupts = forwardInterrupts(l.repl)
 	} else {
 		l.reader.src = pipedSource{bufio.NewReader(cfg.Stdin)}
 	}
 
 	failed := l.run()
+	stopInterrupts() // Ctrl-C while OnExit waits has its default effect: it ends the process
 	if l.terminal != nil {
 		failed = false // errors at a prompt were seen and dealt with: status 0, as Python's
 	}

@@ -41,18 +41,24 @@ import (
 // along the paths from v to the kernel's outputs, of how many times each
 // consumer reads each element of its operand (a broadcast to m times the
 // size reads it m times). With d the sum of amp over the kernels needing v,
-// recomputing costs (d-1)·ic(v) beyond computing v once; storing costs
-// costMemory for the write and for each of the k readers' reads, plus
-// costTemp for holding a temporary. v is stored when recomputing costs
-// more. So cheap producers (iota grids, converts, a few transcendentals)
-// are recomputed, as the study recommends, while a long chain needed by
-// two kernels, or an exp broadcast a thousand times, is stored once. Rank-0
-// values are evaluated once per chunk by fused kernels, so they never
-// count as amplified.
+// recomputing costs (d-1)·ic(v) per element of v beyond computing it once;
+// storing costs costMemory for the write and for each of the d reads
+// (stored, v is read as often as it would have been computed), plus
+// costTemp for holding it in a temporary. v is stored when recomputing
+// costs more. costTemp is high on purpose: the study finds temporaries the
+// costliest thing a fusion decision can add (peak memory, and an extra pass
+// over memory), and prefers recomputing anything but "sufficiently complex"
+// values; a temporary element is priced like some 30 transcendentals. So
+// index maps of inputs (x[0] broadcast over a loop), iota grids, converts,
+// the study's kmesh-like grids of a few transcendentals and row sums
+// broadcast back over their rows are recomputed, while a long chain needed
+// by two kernels, or an exp broadcast a thousand times, is stored once. Rank-0
+// values are evaluated once per chunk by fused kernels, so they never count
+// as amplified.
 const (
 	costTranscendental = 8
 	costMemory         = 4
-	costTemp           = 32
+	costTemp           = 256
 	costSaturate       = 1e15
 )
 
@@ -253,7 +259,7 @@ func (g *fusionGraph) decide() {
 			}
 			d += needs[k]
 		}
-		if d > 1 && (d-1)*g.ic[i] > costMemory*float64(1+len(needs))+costTemp {
+		if d > 1 && (d-1)*g.ic[i] > costMemory*(1+d)+costTemp {
 			g.root[i] = true
 			g.users[i] = map[int]float64{i: 1}
 			continue

@@ -20,8 +20,8 @@ type merger struct {
 	// succ and pred are the edges between surviving groups: data (a value
 	// one writes, the other reads) and order (barriers, effects).
 	succ, pred []map[int]bool
-	// orderOnly holds edges that carry a barrier's order: the groups at
-	// either end must stay apart.
+	// barrierEdge holds the edges that carry a barrier's order, between
+	// surviving groups: the groups at either end must stay apart.
 	barrierEdge map[[2]int]bool
 	writer      map[*trace.Var]int
 	readersOf   map[*trace.Var][]int
@@ -181,6 +181,17 @@ func (m *merger) tryMerge(a, b int) bool {
 	delete(m.succ[a], b)
 	delete(m.pred[a], b)
 	m.succ[b], m.pred[b] = nil, nil
+	for e := range m.barrierEdge {
+		if e[0] == b || e[1] == b {
+			delete(m.barrierEdge, e)
+			for i := range e {
+				if e[i] == b {
+					e[i] = a
+				}
+			}
+			m.barrierEdge[e] = true
+		}
+	}
 	return true
 }
 

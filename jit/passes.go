@@ -152,7 +152,9 @@ func runPipeline(j *trace.Jaxpr, opts *Options) (*Program, error) {
 					return nil, fmt.Errorf("jit: after pass %s: %w", ps.name, err)
 				}
 			}
-			c.dump(ps.name, j.String())
+			if opts.DumpPasses != nil {
+				c.dump(ps.name, j.String())
+			}
 		default:
 			if p == nil {
 				p = c.newProgram(j)

@@ -159,3 +159,4 @@ func diffLines(want, got string) string {
 	}
 	return ""
 }
+func itoa(i int) string { return fmt.Sprint(i) }

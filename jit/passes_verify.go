@@ -77,6 +77,11 @@ func verifyProgram(p *Program) error {
 		}
 	}
 	for _, e := range p.orderEdges {
+		_, ok0 := pos[e[0]]
+		_, ok1 := pos[e[1]]
+		if !ok0 || !ok1 {
+			return errors.New("an ordering constraint names a kernel that is not in the program")
+		}
 		if pos[e[0]] >= pos[e[1]] {
 			return fmt.Errorf("kernel %d must run before kernel %d", pos[e[0]], pos[e[1]])
 		}

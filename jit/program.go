@@ -10,7 +10,7 @@ import (
 // kernel reads its inputs from memory, computes its equations, and writes
 // its outputs to memory; values inside a kernel never touch memory.
 //
-// What a backend must honour (see docs/compiler.md for the whole contract):
+// What a backend must honour (fusion.go says what each kernel kind holds):
 //   - Kernels run in the order listed; a kernel's In are written by earlier
 //     kernels, or are Args or Embedded constants.
 //   - Execute's arguments are Args, in order. Embedded constants are

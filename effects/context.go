@@ -128,9 +128,9 @@ func (p *Program) Call(job func() error) error {
 
 // Tap posts job to run on the owning thread and returns at once: a host
 // id_tap or id_print, which the program does not wait for. A failure (an
-// error, a panic, or ErrClosed if the thread has ended) is recorded in the
-// thread's Failures for its next Barrier. Taps from one program run in the
-// order it posted them.
+// error, a panic, or ErrClosed if the thread had ended when the tap was
+// posted) is recorded in the thread's Failures for its next Barrier. Taps
+// from one program run in the order it posted them.
 func (p *Program) Tap(job func() error) {
 	failures := p.ctx.Failures
 	posted := p.ctx.Mailbox.Post(func() error {

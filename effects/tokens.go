@@ -108,7 +108,7 @@ func (t *Tokens) Deps(kinds []string) []*Event {
 // done, its completion, becomes the runtime token of each kind and joins the
 // device's output token. Every program whose effects a barrier must see
 // needs recording; recording pure programs too makes effects_barrier wait
-// for every computation, as SPEC §5 promises.
+// for every computation, as SPEC §5 promises. done must not be nil.
 func (t *Tokens) Record(device string, kinds []string, done *Event) {
 	t.record(t.next(), device, kinds, done)
 }

@@ -86,7 +86,9 @@ func (t *Tokens) current() *frame { return t.frames[len(t.frames)-1] }
 
 // Deps returns the events a program with the ordered effect kinds must wait
 // for before it starts: the unfinished runtime tokens of those kinds. Pass
-// them (with the program's inputs) to Go, then call Record with the result.
+// them (with the program's inputs) to Go, then call Record with the result
+// straight away: a wait in between runs callbacks, whose work could change
+// the tokens that Record then replaces.
 func (t *Tokens) Deps(kinds []string) []*Event {
 	var deps []*Event
 	ordered := t.current().ordered

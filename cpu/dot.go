@@ -8,12 +8,14 @@ import (
 
 // dot_general with any dimension numbers.
 //
-// Layout. No operand is transposed in memory: each operand gets offset
-// tables, one per role (batch, free, contracting), listing where each
-// flattened index of that role starts, so A(b, i, k) = lhs[lb[b]+lm[i]+lk[k]]
-// and B(b, k, j) = rhs[rb[b]+rk[k]+rn[j]] for any layout. The matmul reads
-// operands only while packing panels (dot_gemm.go), which is where the
-// tables are used; matrix-vector products read rows directly.
+// Layout. No operand is transposed in memory: each operand has offsets for
+// each role (batch, free, contracting) giving where each flattened index of
+// that role starts, so A(b, i, k) = lhs[lb(b)+lm(i)+lk(k)] and
+// B(b, k, j) = rhs[rb(b)+rk(k)+rn(j)] for any layout. A role whose
+// dimensions collapse to one stride (the usual case) is just that stride;
+// only other roles list their offsets in a table. The matmul reads operands
+// only while packing panels (dot_gemm.go); matrix-vector products read rows
+// directly.
 //
 // Arithmetic. Both operands are converted to one compute type first:
 //   - complex if any of lhs, rhs, result is complex (complex128 when one of
@@ -96,11 +98,11 @@ func dotComputeType(l, r, out trace.DType) trace.DType {
 }
 
 // dotGeometry is dot_general's iteration space: batch × m × n outputs, each
-// a sum over k, with the offset tables of both operands.
+// a sum over k, with the offsets of both operands.
 type dotGeometry struct {
 	batch, m, n, k int
-	lb, lm, lk     []int // lhs offsets: batch, free (rows), contracting
-	rb, rk, rn     []int // rhs offsets: batch, contracting, free (columns)
+	lb, lm, lk     dotOffsets // lhs: batch, free (rows), contracting
+	rb, rk, rn     dotOffsets // rhs: batch, contracting, free (columns)
 }
 
 func newDotGeometry(ls, rs trace.Shape, dn trace.DotDimensionNumbers) dotGeometry {
@@ -114,49 +116,83 @@ func newDotGeometry(ls, rs trace.Shape, dn trace.DotDimensionNumbers) dotGeometr
 		return dims
 	}
 	g := dotGeometry{
-		lb: offsetTable(ls, dn.LhsBatch),
-		lm: offsetTable(ls, free(len(ls), dn.LhsBatch, dn.LhsContracting)),
-		lk: offsetTable(ls, dn.LhsContracting),
-		rb: offsetTable(rs, dn.RhsBatch),
-		rk: offsetTable(rs, dn.RhsContracting),
-		rn: offsetTable(rs, free(len(rs), dn.RhsBatch, dn.RhsContracting)),
+		lb: newDotOffsets(ls, dn.LhsBatch),
+		lm: newDotOffsets(ls, free(len(ls), dn.LhsBatch, dn.LhsContracting)),
+		lk: newDotOffsets(ls, dn.LhsContracting),
+		rb: newDotOffsets(rs, dn.RhsBatch),
+		rk: newDotOffsets(rs, dn.RhsContracting),
+		rn: newDotOffsets(rs, free(len(rs), dn.RhsBatch, dn.RhsContracting)),
 	}
-	g.batch, g.m, g.n, g.k = len(g.lb), len(g.lm), len(g.rn), len(g.lk)
+	g.batch, g.m, g.n, g.k = g.lb.n, g.lm.n, g.rn.n, g.lk.n
 	return g
 }
 
-// offsetTable lists, for every index over dims (row-major in the order
-// given), the element offset it contributes in a row-major array of shape.
-func offsetTable(shape trace.Shape, dims []int) []int {
+// dotOffsets gives, for each of n flattened indices of one role, the
+// element offset it contributes: base + i*stride, or table[i] when the
+// role's dimensions do not collapse to one stride.
+type dotOffsets struct {
+	n            int
+	base, stride int
+	table        []int
+}
+
+// newDotOffsets is the offsets of dims (row-major in the order given) in a
+// row-major array of shape.
+func newDotOffsets(shape trace.Shape, dims []int) dotOffsets {
 	strides := make([]int, len(shape))
 	st := 1
 	for d := len(shape) - 1; d >= 0; d-- {
 		strides[d] = st
 		st *= shape[d]
 	}
-	table := []int{0}
+	o := dotOffsets{n: 1}
+	var live []int // dimensions of size > 1 decide the layout
 	for _, d := range dims {
-		next := make([]int, 0, len(table)*shape[d])
-		for _, base := range table {
+		o.n *= shape[d]
+		if shape[d] > 1 {
+			live = append(live, d)
+		}
+	}
+	collapses := true
+	for i := 0; i+1 < len(live); i++ {
+		collapses = collapses && strides[live[i]] == strides[live[i+1]]*shape[live[i+1]]
+	}
+	if collapses {
+		if len(live) > 0 {
+			o.stride = strides[live[len(live)-1]]
+		}
+		return o
+	}
+	o.table = []int{0}
+	for _, d := range dims {
+		next := make([]int, 0, len(o.table)*shape[d])
+		for _, b := range o.table {
 			for i := range shape[d] {
-				next = append(next, base+i*strides[d])
+				next = append(next, b+i*strides[d])
 			}
 		}
-		table = next
+		o.table = next
 	}
-	return table
+	return o
 }
 
-// unitStride reports whether a table is 0, 1, 2, ...: the role's indices
-// are contiguous in memory.
-func unitStride(table []int) bool {
-	for i, o := range table {
-		if o != i {
-			return false
-		}
+func (o dotOffsets) at(i int) int {
+	if o.table != nil {
+		return o.table[i]
 	}
-	return true
+	return o.base + i*o.stride
 }
+
+// window is indices [lo, hi) as offsets of their own.
+func (o dotOffsets) window(lo, hi int) dotOffsets {
+	if o.table != nil {
+		return dotOffsets{n: hi - lo, table: o.table[lo:hi]}
+	}
+	return dotOffsets{n: hi - lo, base: o.base + lo*o.stride, stride: o.stride}
+}
+
+// contiguous reports whether consecutive indices are consecutive elements.
+func (o dotOffsets) contiguous() bool { return (o.table == nil && o.stride == 1) || o.n == 1 }
 
 // dotElem is what dot_general computes in.
 type dotElem interface {
@@ -214,19 +250,19 @@ func dotStoreResult(src, dst *Buffer) {
 }
 
 // dotRowsTimesVector computes c[b, i] = Σ_k X(b, i, k) · v(b, k), where
-// X(b, i, k) = x[xb[b]+xi[i]+xk[k]] and v(b, k) = y[yb[b]+yk[k]]: a
+// X(b, i, k) = x[xb(b)+xi(i)+xk(k)] and v(b, k) = y[yb(b)+yk(k)]: a
 // matrix-vector product, which packing would only slow down. Rows are
 // contiguous in k (four dot products at a time), or the row index is
 // contiguous (whole columns scaled and added, as in axpy), or neither
-// (gathered through the tables).
-func dotRowsTimesVector[T dotElem](batch, rows, k int, x []T, xb, xi, xk []int, y []T, yb, yk []int, c []T) {
+// (element by element).
+func dotRowsTimesVector[T dotElem](batch, rows, k int, x []T, xb, xi, xk dotOffsets, y []T, yb, yk dotOffsets, c []T) {
 	vecs := make([]T, batch*k)
 	for b := range batch {
-		for kk, o := range yk {
-			vecs[b*k+kk] = y[yb[b]+o]
+		for kk := range k {
+			vecs[b*k+kk] = y[yb.at(b)+yk.at(kk)]
 		}
 	}
-	kContig, rowContig := unitStride(xk), unitStride(xi)
+	kContig, rowContig := xk.contiguous(), xi.contiguous()
 	// Units of work: blocks of rows within one batch element. Dot products
 	// take 64 rows at a time; scaled columns take wide blocks, so each k
 	// reads a long contiguous run and not one short piece per page.
@@ -240,16 +276,18 @@ func dotRowsTimesVector[T dotElem](batch, rows, k int, x []T, xb, xi, xk []int, 
 			b, i0 := u/blocks, (u%blocks)*rowBlock
 			i1 := min(i0+rowBlock, rows)
 			v, out := vecs[b*k:(b+1)*k], c[b*rows+i0:b*rows+i1]
+			base := xb.at(b)
 			switch {
 			case kContig:
-				dotRowsContiguous(x, xb[b], xi[i0:i1], k, v, out)
+				dotRowsContiguous(x[base+xk.at(0):], xi.window(i0, i1), k, v, out)
 			case rowContig:
-				dotColumnsAxpy(x[xb[b]+i0:], xk, i1-i0, v, out)
+				dotColumnsAxpy(x[base+xi.at(i0):], xk, i1-i0, v, out)
 			default:
-				for r, io := range xi[i0:i1] {
+				for r := range out {
+					start := base + xi.at(i0+r)
 					var acc T
-					for kk, ko := range xk {
-						acc += T(x[xb[b]+io+ko] * v[kk])
+					for kk, w := range v {
+						acc += T(x[start+xk.at(kk)] * w)
 					}
 					out[r] = acc
 				}
@@ -258,14 +296,14 @@ func dotRowsTimesVector[T dotElem](batch, rows, k int, x []T, xb, xi, xk []int, 
 	})
 }
 
-// dotRowsContiguous: rows start at base+starts[r] and run along k.
-func dotRowsContiguous[T dotElem](x []T, base int, starts []int, k int, v []T, out []T) {
+// dotRowsContiguous: row r is x[starts(r) : starts(r)+k].
+func dotRowsContiguous[T dotElem](x []T, starts dotOffsets, k int, v []T, out []T) {
 	r := 0
-	for ; r+4 <= len(starts); r += 4 {
-		x0 := x[base+starts[r]:][:k]
-		x1 := x[base+starts[r+1]:][:k]
-		x2 := x[base+starts[r+2]:][:k]
-		x3 := x[base+starts[r+3]:][:k]
+	for ; r+4 <= starts.n; r += 4 {
+		x0 := x[starts.at(r):][:k]
+		x1 := x[starts.at(r+1):][:k]
+		x2 := x[starts.at(r+2):][:k]
+		x3 := x[starts.at(r+3):][:k]
 		var a0, a1, a2, a3 T
 		for kk, w := range v[:k] {
 			a0 += T(x0[kk] * w)
@@ -275,8 +313,8 @@ func dotRowsContiguous[T dotElem](x []T, base int, starts []int, k int, v []T, o
 		}
 		out[r], out[r+1], out[r+2], out[r+3] = a0, a1, a2, a3
 	}
-	for ; r < len(starts); r++ {
-		row := x[base+starts[r]:][:k]
+	for ; r < starts.n; r++ {
+		row := x[starts.at(r):][:k]
 		var acc T
 		for kk, w := range v[:k] {
 			acc += T(row[kk] * w)
@@ -285,12 +323,12 @@ func dotRowsContiguous[T dotElem](x []T, base int, starts []int, k int, v []T, o
 	}
 }
 
-// dotColumnsAxpy: row r of the block is at x[r + kOff[k]], so for each k
+// dotColumnsAxpy: row r of the block is at x[r + kOff(k)], so for each k
 // the block's elements are contiguous; out accumulates them scaled by v[k].
-func dotColumnsAxpy[T dotElem](x []T, kOff []int, n int, v []T, out []T) {
+func dotColumnsAxpy[T dotElem](x []T, kOff dotOffsets, n int, v []T, out []T) {
 	clear(out)
-	for kk, ko := range kOff {
-		w, col := v[kk], x[ko:ko+n]
+	for kk, w := range v {
+		col := x[kOff.at(kk):][:n]
 		done := axpyAsm(out, col, w)
 		for r, e := range col[done:] {
 			out[done+r] += T(e * w)

@@ -116,17 +116,17 @@ func (w *gemmWork[T]) matmul(bi int, helpers func() *gemmWork[T]) {
 		j1 := min(j0+gemmNC, g.n)
 		for p0 := 0; p0 < g.k; p0 += gemmKC {
 			kc := min(gemmKC, g.k-p0)
-			rk, rn := g.rk[p0:p0+kc], g.rn[j0:j1]
+			rk, rn := g.rk.window(p0, p0+kc), g.rn.window(j0, j1)
 			if helpers == nil {
-				packColumns(w.bPack, w.b, g.rb[bi], rk, rn, 0, len(rn), nr)
+				packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, 0, rn.n, nr)
 				for ib := 0; ib < g.m; ib += w.mc {
 					w.rowBlock(bi, ib, min(ib+w.mc, g.m), j0, j1, p0, kc)
 				}
 				continue
 			}
-			slivers := ceilDiv(len(rn), nr)
+			slivers := ceilDiv(rn.n, nr)
 			pool.parallelFor(slivers, max(1, 1<<14/(kc*nr)), func(lo, hi int) {
-				packColumns(w.bPack, w.b, g.rb[bi], rk, rn, lo*nr, min(hi*nr, len(rn)), nr)
+				packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, lo*nr, min(hi*nr, rn.n), nr)
 			})
 			pool.parallelFor(mBlocks, 1, func(lo, hi int) {
 				for blk := lo; blk < hi; blk++ {
@@ -149,7 +149,7 @@ func (w *gemmWork[T]) rowBlock(bi, ib, ie, j0, j1, p0, kc int) {
 	g, mr, nr := w.g, w.kern.mr, w.kern.nr
 	cb := w.c[bi*g.m*g.n:]
 	mc, nc := ie-ib, j1-j0
-	packRows(w.aPack, w.a, g.lb[bi], g.lm[ib:ie], g.lk[p0:p0+kc], mr)
+	packRows(w.aPack, w.a, g.lb.at(bi), g.lm.window(ib, ie), g.lk.window(p0, p0+kc), mr)
 	for jr := 0; jr < nc; jr += nr {
 		bs := w.bPack[jr*kc : (jr+nr)*kc]
 		for ir := 0; ir < mc; ir += mr {
@@ -179,30 +179,35 @@ func (w *gemmWork[T]) edgeTile(kc int, as, bs, ct []T, rows, cols int, accumulat
 	}
 }
 
-// packRows packs rows (offsets rowOff) × contracting indices (kOff) of x
-// into slivers of mr rows: dst[s*mr*kc + p*mr + r] = row s*mr+r at p, zero
-// past the last row.
-func packRows[T dotElem](dst, x []T, base int, rowOff, kOff []int, mr int) {
-	kc := len(kOff)
-	contiguous := unitStride(kOff)
-	for s := 0; s < len(rowOff); s += mr {
+// packRows packs rows (rowOff) × contracting indices (kOff) of x into
+// slivers of mr rows: dst[s*mr*kc + p*mr + r] = row s*mr+r at p, zero past
+// the last row.
+func packRows[T dotElem](dst, x []T, base int, rowOff, kOff dotOffsets, mr int) {
+	kc := kOff.n
+	for s := 0; s < rowOff.n; s += mr {
 		sliver := dst[s*kc : (s+mr)*kc]
 		for r := range mr {
-			if s+r >= len(rowOff) {
+			if s+r >= rowOff.n {
 				for p := range kc {
 					sliver[p*mr+r] = 0
 				}
 				continue
 			}
-			start := base + rowOff[s+r]
-			if contiguous {
-				for p, v := range x[start : start+kc] {
+			start := base + rowOff.at(s+r)
+			switch {
+			case kOff.contiguous():
+				for p, v := range x[start+kOff.at(0):][:kc] {
 					sliver[p*mr+r] = v
 				}
-				continue
-			}
-			for p, o := range kOff {
-				sliver[p*mr+r] = x[start+o]
+			case kOff.table == nil:
+				start += kOff.base
+				for p := range kc {
+					sliver[p*mr+r] = x[start+p*kOff.stride]
+				}
+			default:
+				for p, o := range kOff.table {
+					sliver[p*mr+r] = x[start+o]
+				}
 			}
 		}
 	}
@@ -211,22 +216,22 @@ func packRows[T dotElem](dst, x []T, base int, rowOff, kOff []int, mr int) {
 // packColumns packs contracting indices (kOff) × columns [c0, c1) of
 // colOff (c0 a multiple of nr) into slivers of nr columns:
 // dst[s*nr*kc + p*nr + j] = column s*nr+j at p, zero past the last column.
-func packColumns[T dotElem](dst, x []T, base int, kOff, colOff []int, c0, c1, nr int) {
-	kc := len(kOff)
-	contiguous := unitStride(colOff)
+func packColumns[T dotElem](dst, x []T, base int, kOff, colOff dotOffsets, c0, c1, nr int) {
+	kc := kOff.n
+	contiguous := colOff.contiguous()
 	for s := c0; s < c1; s += nr {
 		sliver := dst[s*kc : (s+nr)*kc]
 		cols := min(nr, c1-s)
-		for p, o := range kOff {
+		for p := range kc {
 			out := sliver[p*nr : (p+1)*nr]
+			start := base + kOff.at(p)
 			if contiguous {
-				src := x[base+o+colOff[s]:][:cols]
-				for j, v := range src {
+				for j, v := range x[start+colOff.at(s):][:cols] {
 					out[j] = v
 				}
 			} else {
 				for j := range cols {
-					out[j] = x[base+o+colOff[s+j]]
+					out[j] = x[start+colOff.at(s+j)]
 				}
 			}
 			clear(out[cols:])

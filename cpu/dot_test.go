@@ -172,6 +172,36 @@ func TestDotGeneralLayoutsFloat32(t *testing.T) {
 	}
 }
 
+// Roles whose dimensions collapse to one stride keep no offset table (a dot
+// of two long vectors must not allocate tables as big as its operands);
+// others list their offsets.
+func TestDotOffsets(t *testing.T) {
+	g := newDotGeometry([]int{1 << 24}, []int{1 << 24}, dotDims([]int{0}, []int{0}, nil, nil))
+	if g.lk.table != nil || g.rk.table != nil || g.k != 1<<24 || g.lk.stride != 1 {
+		t.Errorf("vector dot: lk %+v", g.lk)
+	}
+	g = newDotGeometry([]int{4, 3, 5}, []int{4, 5, 7}, dotDims([]int{1}, []int{2}, []int{0}, []int{0}))
+	if g.lk.table != nil || g.lk.stride != 5 || g.lb.stride != 15 || g.lm.stride != 1 || g.rn.stride != 7 || g.rk.stride != 1 {
+		t.Errorf("strided roles: %+v", g)
+	}
+	if w := g.lk.window(1, 3); w.n != 2 || w.at(0) != 5 || w.at(1) != 10 {
+		t.Errorf("strided window: %+v", w)
+	}
+	g = newDotGeometry([]int{2, 6, 5, 7}, []int{7, 6, 3}, dotDims([]int{1, 3}, []int{1, 0}, nil, nil))
+	want := []int{}
+	for i := range 6 {
+		for j := range 7 {
+			want = append(want, i*35+j)
+		}
+	}
+	if !slices.Equal(g.lk.table, want) {
+		t.Errorf("lhs contracting (1, 3) of (2, 6, 5, 7): table %v, want %v", g.lk.table, want)
+	}
+	if w := g.lk.window(10, 12); w.at(0) != want[10] || w.at(1) != want[11] {
+		t.Errorf("window: %d %d", w.at(0), w.at(1))
+	}
+}
+
 // float64 through each path (matmul, matrix-vector, vector-matrix), bit
 // for bit against the sequential float64 sum.
 func TestDotGeneralFloat64Paths(t *testing.T) {

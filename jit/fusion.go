@@ -80,6 +80,25 @@ const (
 	ReductionKernel
 )
 
+// What the compiler adds to the kinds above (none changes their meaning):
+//
+//   - A ReductionKernel's roots are exactly its last len(Out) equations,
+//     writing Out in order; a small reduction may sit in its prologue (as
+//     in a LoopKernel), even right before the roots.
+//   - The same equation may belong to several kernels: each computes it
+//     (recomputation across kernels, as inside one). Its results are local
+//     to every kernel that does not list them in Out, and at most one
+//     kernel writes any value.
+//   - A kernel's Out are exactly the values needed outside it; a LoopKernel
+//     may have several (multi-output fusion), all of Kernel.Shape.
+//   - optimization_barrier never reaches a kernel: the compiler keeps its
+//     meaning as ordering between kernels and removes the equation.
+//   - Once buffers are assigned, a LoopKernel output may share memory with
+//     one of its inputs (Program.Slices): the compiler guarantees that
+//     output element i depends on that input's element i alone, and the
+//     kernel must read each block of the input before writing that block
+//     of the output.
+
 func (k KernelKind) String() string {
 	switch k {
 	case LoopKernel:

@@ -137,6 +137,10 @@ func (w *walkInstr) run(s *fusedState) {
 		rem /= w.shape[d]
 	}
 	last := rank - 1
+	if w.shape[last] < shortWalkRow {
+		w.countShortRows(s, idx)
+		return
+	}
 	inner := s.index[w.vecs[last]]
 	for k := 0; k < s.n; {
 		run := min(s.n-k, w.shape[last]-idx[last])
@@ -152,6 +156,39 @@ func (w *walkInstr) run(s *fusedState) {
 		for d := last; d > 0 && idx[d] == w.shape[d]; d-- {
 			idx[d] = 0
 			idx[d-1]++
+		}
+	}
+}
+
+// shortWalkRow is the innermost extent below which a walk counts position
+// by position: filling runs of a few elements costs more per run (a call
+// per outer dimension) than counting costs per position.
+const shortWalkRow = 16
+
+// countShortRows fills the walk's vectors position by position from the
+// multi-index idx of the block's first position.
+func (w *walkInstr) countShortRows(s *fusedState, idx []int) {
+	last := len(w.shape) - 1
+	if last == 1 { // the common case: (n, small)
+		outer, inner := s.index[w.vecs[0]][:s.n], s.index[w.vecs[1]][:s.n]
+		i, j, width := int32(idx[0]), int32(idx[1]), int32(w.shape[1])
+		for k := range outer {
+			outer[k], inner[k] = i, j
+			if j++; j == width {
+				i, j = i+1, 0
+			}
+		}
+		return
+	}
+	for k := range s.n {
+		for d, v := range w.vecs {
+			s.index[v][k] = int32(idx[d])
+		}
+		for d := last; d >= 0; d-- {
+			if idx[d]++; idx[d] < w.shape[d] || d == 0 {
+				break
+			}
+			idx[d] = 0
 		}
 	}
 }

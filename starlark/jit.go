@@ -3,6 +3,7 @@ package starlark
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -334,7 +335,22 @@ func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compi
 	if err != nil {
 		return nil, err
 	}
-	program, exe, err := jit.CompileOn(call.dev, jaxpr)
+	opts := jit.OptionsFor(call.dev)
+	if dumpEnabled("ir") {
+		fmt.Fprintf(os.Stderr, "=== jaxpr of %s for (%s)\n%s\n", j.fun.Name(), strings.Join(call.sig.dynamic, ", "), jaxpr)
+	}
+	if dumpEnabled("passes") {
+		opts.DumpPasses = os.Stderr
+	}
+	if dumpEnabled("kernels") {
+		opts.DumpKernels = os.Stderr
+	}
+	if w := logCompilesOf(thread); w != nil {
+		opts.OnRefusedFold = func(r jit.RefusedFold) {
+			fmt.Fprintf(w, "jaxsh: %s: %s\n", j.fun.Name(), r)
+		}
+	}
+	program, exe, err := jit.CompileOnWith(call.dev, jaxpr, opts)
 	if err != nil {
 		return nil, fmt.Errorf("jit(%s): %v", j.fun.Name(), err)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
 )
 
 // jit(fun, static_argnums=(), static_argnames=(), donate_argnums=(),
@@ -239,14 +240,40 @@ func (c *Compiled) Type() string          { return "Compiled" }
 func (c *Compiled) Freeze()               {}
 func (c *Compiled) Truth() starlark.Bool  { return starlark.True }
 func (c *Compiled) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: Compiled") }
-func (c *Compiled) AttrNames() []string   { return []string{"as_text", "kernel_count"} }
+func (c *Compiled) AttrNames() []string {
+	return []string{"as_dot", "as_text", "cost_analysis", "kernel_count", "memory_analysis"}
+}
 
 func (c *Compiled) Attr(name string) (starlark.Value, error) {
+	p := c.c.program
 	switch name {
 	case "as_text":
-		return noArgs("as_text", func() starlark.Value { return starlark.String(c.c.program.String()) }), nil
+		return noArgs("as_text", func() starlark.Value { return starlark.String(p.String()) }), nil
+	case "as_dot":
+		return noArgs("as_dot", func() starlark.Value { return starlark.String(p.AsDot()) }), nil
 	case "kernel_count":
-		return starlark.MakeInt(len(c.c.program.Kernels)), nil
+		return starlark.MakeInt(p.KernelCount()), nil
+	case "memory_analysis":
+		return noArgs("memory_analysis", func() starlark.Value {
+			m := p.MemoryAnalysis()
+			return starlarkstruct.FromStringDict(starlark.String("CompiledMemoryStats"), starlark.StringDict{
+				"generated_code_size_in_bytes": starlark.MakeInt(m.GeneratedCodeSizeInBytes),
+				"argument_size_in_bytes":       starlark.MakeInt(m.ArgumentSizeInBytes),
+				"output_size_in_bytes":         starlark.MakeInt(m.OutputSizeInBytes),
+				"alias_size_in_bytes":          starlark.MakeInt(m.AliasSizeInBytes),
+				"temp_size_in_bytes":           starlark.MakeInt(m.TempSizeInBytes),
+				"peak_memory_in_bytes":         starlark.MakeInt(m.PeakMemoryInBytes),
+			})
+		}), nil
+	case "cost_analysis":
+		return noArgs("cost_analysis", func() starlark.Value {
+			ca := p.CostAnalysis()
+			d := starlark.NewDict(3)
+			_ = d.SetKey(starlark.String("flops"), starlark.Float(ca.Flops))
+			_ = d.SetKey(starlark.String("transcendentals"), starlark.Float(ca.Transcendentals))
+			_ = d.SetKey(starlark.String("bytes accessed"), starlark.Float(ca.BytesAccessed))
+			return d
+		}), nil
 	}
 	return nil, nil
 }
@@ -259,3 +286,42 @@ func noArgs(name string, f func() starlark.Value) *starlark.Builtin {
 		return f(), nil
 	})
 }
+
+// lax.optimization_barrier(x) returns the pytree x unchanged, through one
+// optimization_barrier equation: the compiler fuses nothing across it,
+// keeps it from common-subexpression elimination, and computes all of its
+// operands before anything that uses its results.
+func laxOptimizationBarrier(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x); err != nil {
+		return nil, err
+	}
+	leaves, tree, err := flattenTree("optimization_barrier", x)
+	if err != nil {
+		return nil, err
+	}
+	if len(leaves) == 0 {
+		return x, nil
+	}
+	dev, err := operandDevice(leaves...)
+	if err != nil {
+		return nil, err
+	}
+	arrays := make([]*Array, len(leaves))
+	for i, l := range leaves {
+		if arrays[i], err = asArray("optimization_barrier", l, dev); err != nil {
+			return nil, err
+		}
+	}
+	outs, err := bind("optimization_barrier", nil, arrays...)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]starlark.Value, len(outs))
+	for i, o := range outs {
+		vals[i] = o
+	}
+	return tree.unflatten(vals)
+}
+
+func init() { register("lax", "optimization_barrier", laxOptimizationBarrier) }

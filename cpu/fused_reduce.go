@@ -255,19 +255,19 @@ func newStageReducer(op reduceOp, dt trace.DType) (stageReducer, error) {
 	case trace.Bool:
 		return &stageRed[uint8]{r: boolReducer(op)}, nil
 	case trace.Int8:
-		return &stageRed[int8]{r: intReducer[int8](op)}, nil
+		return intStage[int8](op), nil
 	case trace.Int16:
-		return &stageRed[int16]{r: intReducer[int16](op)}, nil
+		return intStage[int16](op), nil
 	case trace.Int32:
-		return &stageRed[int32]{r: intReducer[int32](op)}, nil
+		return intStage[int32](op), nil
 	case trace.Int64:
-		return &stageRed[int64]{r: intReducer[int64](op)}, nil
+		return intStage[int64](op), nil
 	case trace.Uint8:
-		return &stageRed[uint8]{r: intReducer[uint8](op)}, nil
+		return intStage[uint8](op), nil
 	case trace.Uint16:
-		return &stageRed[uint16]{r: intReducer[uint16](op)}, nil
+		return intStage[uint16](op), nil
 	case trace.Uint32:
-		return &stageRed[uint32]{r: intReducer[uint32](op)}, nil
+		return intStage[uint32](op), nil
 	case trace.Float32:
 		return inexactStage(floatReducer[float32](op), op), nil
 	case trace.Float64:
@@ -278,6 +278,37 @@ func newStageReducer(op reduceOp, dt trace.DType) (stageReducer, error) {
 		return inexactStage(complexReducer[complex128](op), op), nil
 	}
 	return nil, fmt.Errorf("cpu: no fused reduction of %s", dt)
+}
+
+// intStage adds the many-rows fold of sums.
+func intStage[T elemInt](op reduceOp) *stageRed[T] {
+	s := &stageRed[T]{r: intReducer[T](op)}
+	if op == opSum {
+		s.addMany = addManyRows[T]
+	}
+	return s
+}
+
+// addManyRows adds rows of len(acc) elements, one after another in x,
+// into acc in order: addRows row by row without a call per row, which
+// matters for the narrow rows of reductions over leading axes.
+func addManyRows[T elemInt | elemInexact](acc, x []T, rows int) {
+	w := len(acc)
+	x = x[:rows*w]
+	if w == 1 {
+		a := acc[0]
+		for _, v := range x {
+			a += v
+		}
+		acc[0] = a
+		return
+	}
+	for i := range rows {
+		r := x[i*w : (i+1)*w]
+		for k := range acc {
+			acc[k] += r[k]
+		}
+	}
 }
 
 // inexactStage adds what pairwise sums and products need: their leaf
@@ -291,6 +322,7 @@ func inexactStage[T elemInexact](r reducer[T], op reduceOp) *stageRed[T] {
 		s.leaf, s.op = sumLeaf[T], func(a, b T) T { return a + b }
 		s.plusZero = func(x T) T { return x + 0 }
 		s.short = shortSumLines[T]
+		s.addMany = addManyRows[T]
 	case opProd:
 		s.leaf, s.op = prodLeaf[T], func(a, b T) T { return a * b }
 	}
@@ -314,12 +346,13 @@ func shortSumLines[T elemInexact](x []T, n int, out []T) {
 type stageRed[T any] struct {
 	r        reducer[T]
 	nLanes   int
-	leaf     func([]T) T         // pairwise: one leaf
-	op       func(a, b T) T      // pairwise: combines subtrees
-	plusZero func(T) T           // sums: the line's final + 0
-	short    func([]T, int, []T) // short sums, when set
-	levels   []T                 // level slots of line trees
-	rowLevel [][]T               // level rows of row trees
+	leaf     func([]T) T                // pairwise: one leaf
+	op       func(a, b T) T             // pairwise: combines subtrees
+	plusZero func(T) T                  // sums: the line's final + 0
+	short    func([]T, int, []T)        // short sums, when set
+	addMany  func(acc, x []T, rows int) // sums: folds narrow rows without a call each
+	levels   []T                        // level slots of line trees
+	rowLevel [][]T                      // level rows of row trees
 }
 
 func (s *stageRed[T]) identity() []byte { return append([]byte(nil), bytesOf([]T{s.r.identity})...) }
@@ -334,7 +367,7 @@ func (s *stageRed[T]) pairwise() bool { return s.r.pairwise }
 func (s *stageRed[T]) lanes() int { return s.nLanes }
 
 func (s *stageRed[T]) clone() stageReducer {
-	return &stageRed[T]{r: s.r, nLanes: s.nLanes, leaf: s.leaf, op: s.op, plusZero: s.plusZero, short: s.short}
+	return &stageRed[T]{r: s.r, nLanes: s.nLanes, leaf: s.leaf, op: s.op, plusZero: s.plusZero, short: s.short, addMany: s.addMany}
 }
 
 func (s *stageRed[T]) lines(win []byte, n, count int, dst []byte, at int) {
@@ -403,10 +436,19 @@ func (s *stageRed[T]) foldRows(win []byte, rows, width, l int, init bool) {
 			acc[i] = s.r.identity
 		}
 	}
+	if s.addMany != nil && width < narrowRow {
+		s.addMany(acc, x, rows)
+		return
+	}
 	for i := range rows {
 		s.r.rows(acc, x[i*width:(i+1)*width])
 	}
 }
+
+// narrowRow is the row width below which sums fold rows in one loop
+// rather than by a call of the reducer's row fold per row (which, wider,
+// may use vector instructions for the same additions).
+const narrowRow = 32
 
 func (s *stageRed[T]) combineRows(l int, from stageReducer, fl, width int) {
 	s.r.rows(s.row(l, width), from.(*stageRed[T]).row(fl, width))

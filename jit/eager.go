@@ -2,7 +2,7 @@ package jit
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 	"sync"
 
 	"github.com/jaxsh/jaxsh/trace"
@@ -11,7 +11,15 @@ import (
 // eagerCache holds the executables of single primitives, keyed by
 // eagerKey. Entries are never evicted: a program uses a bounded set of
 // (primitive, params, types) combinations, and JAX caches the same way.
-var eagerCache sync.Map // string -> *eagerEntry
+// A plain map under a read lock: looking up m[string(bytes)] does not
+// allocate, which keeps the eager path cheap (SPEC's eager op latency).
+var eagerCache = struct {
+	sync.RWMutex
+	m map[string]*eagerEntry
+}{m: map[string]*eagerEntry{}}
+
+// keyBuffers recycles the byte buffers eager keys are built in.
+var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 128); return &b }}
 
 type eagerEntry struct {
 	once sync.Once
@@ -20,25 +28,53 @@ type eagerEntry struct {
 	err  error
 }
 
-// eagerKey identifies what a compiled single-primitive program depends on.
-func eagerKey(prim *trace.Primitive, params trace.Params, in []trace.AVal, dev Device) string {
-	var b strings.Builder
-	b.WriteString(prim.Name)
-	b.WriteByte('[')
-	b.WriteString(params.String())
-	b.WriteString("](")
+// appendEagerKey appends what a compiled single-primitive program depends
+// on: the primitive, its params, the operands' avals (weak types included)
+// and the device.
+func appendEagerKey(b []byte, prim *trace.Primitive, params trace.Params, in []trace.AVal, dev Device) []byte {
+	b = append(b, prim.Name...)
+	b = append(b, '[')
+	if len(params) > 0 {
+		b = append(b, params.String()...)
+	}
+	b = append(b, "]("...)
 	for i, a := range in {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteString(a.String())
+		b = append(b, a.DType.ShortName()...)
+		for j, d := range a.Shape {
+			if j == 0 {
+				b = append(b, '[')
+			} else {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(d), 10)
+		}
 		if a.Weak {
-			b.WriteByte('~')
+			b = append(b, '~')
 		}
 	}
-	b.WriteString(")@")
-	b.WriteString(dev.String())
-	return b.String()
+	b = append(b, ")@"...)
+	b = append(b, dev.Platform()...)
+	return strconv.AppendInt(b, int64(dev.ID()), 10)
+}
+
+// eagerEntryFor returns the cache entry of a key, creating it once.
+func eagerEntryFor(key []byte) *eagerEntry {
+	eagerCache.RLock()
+	e := eagerCache.m[string(key)]
+	eagerCache.RUnlock()
+	if e != nil {
+		return e
+	}
+	eagerCache.Lock()
+	defer eagerCache.Unlock()
+	if e = eagerCache.m[string(key)]; e == nil {
+		e = &eagerEntry{}
+		eagerCache.m[string(key)] = e
+	}
+	return e
 }
 
 // ApplyPrimitive runs one primitive on buffers that live on dev and returns
@@ -51,9 +87,10 @@ func ApplyPrimitive(dev Device, prim *trace.Primitive, params trace.Params, args
 		}
 		in[i] = a.AVal()
 	}
-	key := eagerKey(prim, params, in, dev)
-	v, _ := eagerCache.LoadOrStore(key, &eagerEntry{})
-	e := v.(*eagerEntry)
+	buf := keyBuffers.Get().(*[]byte)
+	*buf = appendEagerKey((*buf)[:0], prim, params, in, dev)
+	e := eagerEntryFor(*buf)
+	keyBuffers.Put(buf)
 	e.once.Do(func() { e.exe, e.out, e.err = compileSingle(dev, prim, params, in) })
 	if e.err != nil {
 		return nil, e.err

@@ -50,3 +50,13 @@ func BenchmarkJnpSumFloat32_16M(b *testing.B) {
 func BenchmarkJnpMatmulFloat32_512(b *testing.B) {
 	benchEval(b, "a = jnp.ones((512, 512), dtype=jnp.float32) * 0.5\nc = a + 1", "jnp.matmul(a, c)")
 }
+
+// Dispatch latency of a jitted function on a 4-element array, called from
+// a Starlark loop (per call), and of an eager elementwise op on the same.
+func BenchmarkJitDispatch4(b *testing.B) {
+	benchEval(b, "f = jit(lambda x: x * 2 + 1)\nx = jnp.ones(4)", "f(x)")
+}
+
+func BenchmarkEagerAdd4(b *testing.B) {
+	benchEval(b, "x = jnp.ones(4)", "x + x")
+}

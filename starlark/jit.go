@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -32,6 +33,10 @@ type Jitted struct {
 	mu    sync.Mutex
 	cache map[string]*compiledFun
 	last  *signature // the signature compiled last, to explain the next miss
+	// fast caches calls whose arguments are all concrete arrays passed
+	// positionally, by a key built without flattening (fastKey): the
+	// common call skips the pytree and signature work.
+	fast map[string]*compiledFun
 }
 
 var (
@@ -102,24 +107,106 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		}
 		return j.callNested(thread, ts, args, kwargs)
 	}
-	c, call, err := j.prepare(thread, args, kwargs)
-	if err != nil {
-		return nil, err
+	var c *compiledFun
+	var leaves []*Array
+	keyBuf := fastKeys.Get().(*[]byte)
+	defer fastKeys.Put(keyBuf)
+	key, ok := j.fastKey((*keyBuf)[:0], args, kwargs)
+	*keyBuf = key
+	if ok {
+		j.mu.Lock()
+		c = j.fast[string(key)]
+		j.mu.Unlock()
 	}
-	bufs := make([]jit.Buffer, 0, len(c.consts)+len(call.leaves))
+	if c != nil {
+		leaves = j.dynamicArrays(args)
+	} else {
+		cc, call, err := j.prepare(thread, args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		c, leaves = cc, call.leaves
+		if ok {
+			j.mu.Lock()
+			if j.fast == nil {
+				j.fast = map[string]*compiledFun{}
+			}
+			j.fast[string(key)] = c
+			j.mu.Unlock()
+		}
+	}
+	bufs := make([]jit.Buffer, 0, len(c.consts)+len(leaves))
 	bufs = append(bufs, c.consts...)
-	for _, a := range call.leaves {
+	for _, a := range leaves {
 		bufs = append(bufs, a.buf)
 	}
 	outs, err := c.exe.Execute(bufs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", j.fun.Name(), err)
 	}
-	leaves := make([]starlark.Value, len(outs))
+	results := make([]starlark.Value, len(outs))
 	for i, b := range outs {
-		leaves[i] = newArray(b)
+		results[i] = newArray(b)
 	}
-	return c.outTree.unflatten(leaves)
+	return c.outTree.unflatten(results)
+}
+
+var fastKeys = sync.Pool{New: func() any { b := make([]byte, 0, 128); return &b }}
+
+// fastKey appends the key of a call whose non-static arguments are all
+// concrete arrays given positionally, and reports whether the call is of
+// that kind. The key holds each dynamic array's dtype, shape, weak type and
+// device, and each static argument's type and repr.
+func (j *Jitted) fastKey(b []byte, args starlark.Tuple, kwargs []starlark.Tuple) ([]byte, bool) {
+	if len(kwargs) > 0 {
+		return b, false
+	}
+	for i, v := range args {
+		if j.isStaticPos(i, len(args)) {
+			b = append(b, v.Type()...)
+			b = append(b, ':')
+			b = append(b, v.String()...)
+			b = append(b, ';')
+			continue
+		}
+		a, ok := v.(*Array)
+		if !ok || a.tr != nil || (j.device != nil && a.Device() != j.device) {
+			return b, false
+		}
+		b = append(b, a.dtype().ShortName()...)
+		for _, d := range a.shape() {
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(d), 10)
+		}
+		if a.aval.Weak {
+			b = append(b, '~')
+		}
+		b = append(b, '@')
+		b = append(b, a.Device().String()...)
+		b = append(b, ';')
+	}
+	return b, true
+}
+
+func (j *Jitted) isStaticPos(i, n int) bool {
+	for _, s := range j.staticNums {
+		if s == i || s+n == i {
+			return true
+		}
+	}
+	return false
+}
+
+// dynamicArrays returns the non-static positional arguments of a call that
+// fastKey accepted, in order: the compiled function's array leaves.
+func (j *Jitted) dynamicArrays(args starlark.Tuple) []*Array {
+	out := make([]*Array, 0, len(args))
+	for i, v := range args {
+		if !j.isStaticPos(i, len(args)) {
+			out = append(out, v.(*Array))
+		}
+	}
+	return out
 }
 
 func anyTraced(args starlark.Tuple, kwargs []starlark.Tuple) bool {
@@ -277,7 +364,7 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 	sig.device = dev.String()
 	arrays := make([]*Array, len(leaves))
 	for i, l := range leaves {
-		a, err := jitLeaf(fn, i, l, dev)
+		a, err := jitLeaf(fn, i, l, dev, j.device != nil)
 		if err != nil {
 			return nil, err
 		}
@@ -312,11 +399,16 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 }
 
 // jitLeaf converts a dynamic argument leaf to an array on dev: arrays as
-// they are, Python scalars as weakly typed arrays (as jax.jit does).
-func jitLeaf(fn string, i int, v starlark.Value, dev jit.Device) (*Array, error) {
+// they are, Python scalars as weakly typed arrays (as jax.jit does). When
+// jit was given the device (placed), concrete arrays elsewhere are copied
+// there (devices.go says why); otherwise they are an error.
+func jitLeaf(fn string, i int, v starlark.Value, dev jit.Device, placed bool) (*Array, error) {
 	switch x := v.(type) {
 	case *Array:
 		if x.Device() != dev {
+			if placed && !x.traced() {
+				return moveArray(x, dev)
+			}
 			return nil, fmt.Errorf("jit(%s): argument leaf %d is on %s but the computation runs on %s; move it with device_put", fn, i, x.Device(), dev)
 		}
 		return x, nil
@@ -356,7 +448,10 @@ func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compi
 	}
 	consts := make([]jit.Buffer, len(jaxpr.Consts))
 	for i, c := range jaxpr.Consts {
-		consts[i] = c.(jit.Buffer)
+		// A captured array may live elsewhere when jit was placed with device=.
+		if consts[i], err = moveBuffer(c.(jit.Buffer), call.dev); err != nil {
+			return nil, fmt.Errorf("jit(%s): %v", j.fun.Name(), err)
+		}
 	}
 	return &compiledFun{jaxpr: jaxpr, program: program, exe: exe, consts: consts, outTree: outTree, dev: call.dev}, nil
 }

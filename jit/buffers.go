@@ -163,32 +163,23 @@ func (a *assignment) packTemps() {
 	})
 	var placed []*chain
 	for _, c := range temps {
-		// Candidate offsets: 0 and the aligned end of every placed chain
-		// live at the same time; take the lowest that collides with none.
+		// The chains live at the same time, by offset; take the lowest
+		// aligned gap that holds c.
 		var busy []*chain
 		for _, q := range placed {
 			if q.start <= c.end && c.start <= q.end {
 				busy = append(busy, q)
 			}
 		}
-		offsets := []int{0}
+		slices.SortFunc(busy, func(x, y *chain) int { return x.offset - y.offset })
+		off := 0
 		for _, q := range busy {
-			offsets = append(offsets, alignUp(q.offset+q.size))
-		}
-		slices.Sort(offsets)
-		for _, off := range offsets {
-			free := true
-			for _, q := range busy {
-				if off < q.offset+q.size && q.offset < off+c.size {
-					free = false
-					break
-				}
-			}
-			if free {
-				c.offset = off
+			if off+c.size <= q.offset {
 				break
 			}
+			off = max(off, alignUp(q.offset+q.size))
 		}
+		c.offset = off
 		placed = append(placed, c)
 		a.p.TempSize = max(a.p.TempSize, c.offset+c.size)
 	}

@@ -18,6 +18,7 @@ func fuse(c *compilation, p *Program) error {
 	if c.opts.Fuse {
 		g.decide()
 		groups = g.merge(g.groups(), barriers)
+		p.Jaxpr = g.withoutDead(j)
 	} else {
 		groups = g.opaqueGroups()
 	}
@@ -49,6 +50,23 @@ func fuse(c *compilation, p *Program) error {
 	}
 	p.Kernels = order
 	return nil
+}
+
+// withoutDead drops the fused equations nothing needs (DCE removes them
+// when optimising), so that every equation of the Program's jaxpr is in a
+// kernel.
+func (g *fusionGraph) withoutDead(j *trace.Jaxpr) *trace.Jaxpr {
+	if !slices.Contains(g.dead, true) {
+		return j
+	}
+	out := *j
+	out.Eqns = nil
+	for i, e := range j.Eqns {
+		if !g.dead[i] {
+			out.Eqns = append(out.Eqns, e)
+		}
+	}
+	return &out
 }
 
 // A group is a kernel being formed: its member equations (by index) and

@@ -7,8 +7,12 @@ import (
 )
 
 // maxMergeCandidates bounds the kernels each kernel tries to merge with,
-// keeping fusion near-linear on large programs.
-const maxMergeCandidates = 16
+// and maxPathSearch the kernels one legality check visits, keeping fusion
+// near-linear on large programs (a check that gives up refuses the merge).
+const (
+	maxMergeCandidates = 16
+	maxPathSearch      = 4096
+)
 
 // A merger joins groups into multi-output kernels (fuse.go, step 3). Groups
 // are numbered by their position in groups; a merged group is absorbed by
@@ -26,6 +30,10 @@ type merger struct {
 	writer      map[*trace.Var]int
 	readersOf   map[*trace.Var][]int
 	holders     map[int][]int // equation index -> groups holding it
+	// reaches' search state, reused: seen[g] == stamp marks a visit.
+	seen  []int
+	stamp int
+	stack []int
 }
 
 func (g *fusionGraph) merge(groups []*group, barriers []*barrier) []*group {
@@ -220,28 +228,31 @@ func (m *merger) producerConsumerOK(p, c int) bool {
 	return true
 }
 
-// reaches reports whether a path leads from x to y; with skipDirect, the
-// edge x→y itself does not count.
+// reaches reports whether a path leads from x to y (or the search grew too
+// long to tell); with skipDirect, the edge x→y itself does not count.
 func (m *merger) reaches(x, y int, skipDirect bool) bool {
-	seen := map[int]bool{x: true}
-	var stack []int
+	m.stamp++
+	if m.seen == nil {
+		m.seen = make([]int, len(m.groups))
+	}
+	m.stack = m.stack[:0]
 	for s := range m.succ[x] {
 		if !(skipDirect && s == y) {
-			stack = append(stack, s)
+			m.stack = append(m.stack, s)
 		}
 	}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n == y {
+	for visits := 0; len(m.stack) > 0; visits++ {
+		n := m.stack[len(m.stack)-1]
+		m.stack = m.stack[:len(m.stack)-1]
+		if n == y || visits > maxPathSearch {
 			return true
 		}
-		if seen[n] {
+		if m.seen[n] == m.stamp {
 			continue
 		}
-		seen[n] = true
+		m.seen[n] = m.stamp
 		for s := range m.succ[n] {
-			stack = append(stack, s)
+			m.stack = append(m.stack, s)
 		}
 	}
 	return false

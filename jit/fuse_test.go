@@ -186,3 +186,19 @@ func TestUnfusedProgramsAreOneKernelPerEquation(t *testing.T) {
 		t.Errorf("got\n%swant\n%s", got, want)
 	}
 }
+
+// Without the optimising passes, fusion still leaves out what nothing
+// needs, and every equation of the program's jaxpr is in a kernel.
+func TestFusionDropsDeadEquations(t *testing.T) {
+	b := newJB(t)
+	x := b.in(f32, 8)
+	b.op("exp", nil, x)
+	j := b.build(b.op("sin", nil, x))
+	p, err := CompileWith(j, Options{Fuse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summary(p); got != "loop [sin] in 1 out 1\n" || len(p.Jaxpr.Eqns) != 1 {
+		t.Errorf("got\n%s\n%s", got, p.Jaxpr)
+	}
+}

@@ -53,3 +53,39 @@ func benchmarkCompile(b *testing.B, j *trace.Jaxpr) {
 		}
 	}
 }
+
+// wide is n branches (a loop, a product, a loop and a reduction each)
+// summed at the end: hundreds of kernels for the scheduler, merging and
+// buffer assignment.
+func wide(b testing.TB, n int) *trace.Jaxpr {
+	j := newJB(b)
+	x, w := j.in(f32, 16, 16), j.in(f32, 16, 16)
+	var total *trace.Var
+	for i := 0; i < n; i++ {
+		s := j.op("mul", nil, j.op("sin", nil, x), lit(b, float64(i), f32, true))
+		d := j.op("dot_general", dotParams, s, w)
+		r := j.op("reduce_sum", axesP(0, 1), j.op("exp", nil, d))
+		if total == nil {
+			total = r
+		} else {
+			total = j.op("add", nil, total, r)
+		}
+	}
+	return j.build(total)
+}
+
+// BenchmarkCompileWide300 compiles 300 independent branches (about 1,200
+// kernels before merging).
+func BenchmarkCompileWide300(b *testing.B) {
+	saved := forceVerify
+	forceVerify = false
+	defer func() { forceVerify = saved }()
+	j := wide(b, 300)
+	opts := Options{Optimize: true, Fuse: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CompileWith(j, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

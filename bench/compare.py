@@ -9,7 +9,8 @@ where the default python3 lacks it):
 It times each NumPy operation (median of several runs after a warm-up), runs
 the matching Go benchmarks of starlark/bench_test.go, and prints one row per
 operation: both times and jaxsh's time as a ratio of NumPy's (below 1 is
-faster), plus throughput against a measured memory-copy bandwidth.
+faster), plus, for memory-bound operations, the bytes moved per second
+against the triad bandwidth measured in the same run (BenchmarkTriad).
 """
 import re
 import subprocess
@@ -32,7 +33,24 @@ def median_time(fn, runs=7):
     return times[len(times) // 2]
 
 
+def f_well_fused(x):
+    # The study's function, kept in float32 as jax.numpy keeps it (NumPy
+    # would promote float32 + int64 to float64).
+    a = x * np.float32(2)
+    b = (np.arange(a.shape[0], dtype=np.int32)[:, None] * 3).astype(np.float32)
+    c = x[0] + x - a
+    return np.sin(a) + a ** 2 + b + c
+
+
+def f_sum(x):
+    return x * np.float32(2) + np.sum(x, axis=1, keepdims=True)
+
+
 def numpy_cases():
+    x8 = (np.arange(8 * 1024 * 1024 * 2, dtype=np.float32) * np.float32(1e-6)).reshape(8 * 1024 * 1024, 2)
+    m1 = np.ones((1024, 1024), dtype=np.float32) * np.float32(0.5)
+    m2 = m1 + 1
+    tiny = np.ones(4, dtype=np.float32)
     x = np.arange(N, dtype=np.float32)
     y = x * np.float32(0.5)
     xs = np.arange(N, dtype=np.float32) * np.float32(1e-3)
@@ -43,19 +61,22 @@ def numpy_cases():
         "JnpSinFloat32_16M": (lambda: np.sin(xs), 2 * 4 * N, "bytes"),
         "JnpSumFloat32_16M": (lambda: np.sum(xs), 4 * N, "bytes"),
         "JnpMatmulFloat32_512": (lambda: a @ c, 2 * 512 ** 3, "flops"),
+        "JnpMatmulFloat32_1024": (lambda: m1 @ m2, 2 * 1024 ** 3, "flops"),
+        "JitWellFused8M": (lambda: f_well_fused(x8), 2 * x8.nbytes, "bytes"),
+        "JitSumKeepdims8M": (lambda: f_sum(x8), 2 * x8.nbytes, "bytes"),
+        "EagerAdd4": (lambda: tiny + tiny, 0, "latency"),
     }
 
 
-def copy_bandwidth():
-    src = np.ones(N * 4, dtype=np.uint8) * 3
-    dst = np.empty_like(src)
-    t = median_time(lambda: np.copyto(dst, src))
-    return 2 * src.nbytes / t  # read + write
+def triad_bandwidth(go_times):
+    # STREAM's triad a = b + 3c over 16M float32, in plain Go on every core
+    # (BenchmarkTriad): the machine's memory bandwidth, measured in this run.
+    return 3 * 4 * N / go_times["Triad"]
 
 
 def go_benchmarks(count):
     out = subprocess.run(
-        ["go", "test", "-run=NONE", "-bench=Jnp", "-benchtime=10x", f"-count={count}", "./starlark/"],
+        ["go", "test", "-run=NONE", "-bench=Jnp|Jit|Eager|Triad", "-benchtime=10x", f"-count={count}", "./starlark/"],
         capture_output=True, text=True, check=True).stdout
     results = {}
     for line in out.splitlines():
@@ -69,19 +90,26 @@ def main():
     count = 3
     if "-count" in sys.argv:
         count = int(sys.argv[sys.argv.index("-count") + 1])
-    bw = copy_bandwidth()
     cases = numpy_cases()
     numpy_times = {name: median_time(fn) for name, (fn, _, _) in cases.items()}
     go_times = go_benchmarks(count)
-    print(f"NumPy {np.__version__}; memory copy bandwidth {bw / 1e9:.1f} GB/s (read+write)")
-    print(f"{'operation':24} {'numpy':>10} {'jaxsh':>10} {'jaxsh/numpy':>12} {'jaxsh rate':>16}")
+    bw = triad_bandwidth(go_times)
+    print(f"NumPy {np.__version__}; triad bandwidth {bw / 1e9:.1f} GB/s (BenchmarkTriad, this run)")
+    if "JitDispatch4" in go_times:
+        print(f"jit dispatch of a 4-element call from a Starlark loop: {go_times['JitDispatch4'] * 1e6:.2f} us")
+    print(f"{'operation':24} {'numpy':>11} {'jaxsh':>11} {'jaxsh/numpy':>12} {'jaxsh rate':>28}")
     for name, (_, work, unit) in cases.items():
         nt, gt = numpy_times[name], go_times.get(name)
         if gt is None:
             print(f"{name:24} {nt * 1e3:9.2f}ms {'missing':>10}")
             continue
-        rate = f"{work / gt / 1e9:.1f} GB/s ({work / gt / bw:.0%} bw)" if unit == "bytes" else f"{work / gt / 1e9:.1f} GFLOP/s"
-        print(f"{name:24} {nt * 1e3:9.2f}ms {gt * 1e3:9.2f}ms {gt / nt:12.2f} {rate:>16}")
+        if unit == "bytes":
+            rate = f"{work / gt / 1e9:.1f} GB/s ({work / gt / bw:.0%} of triad)"
+        elif unit == "flops":
+            rate = f"{work / gt / 1e9:.1f} GFLOP/s"
+        else:
+            rate = f"{gt * 1e6:.2f} us per op"
+        print(f"{name:24} {nt * 1e3:9.3f}ms {gt * 1e3:9.3f}ms {gt / nt:12.2f} {rate:>28}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@ package starlark
 
 import (
 	"bytes"
+	"runtime"
+	"sync"
 	"testing"
 
 	"go.starlark.net/starlark"
@@ -59,4 +61,64 @@ func BenchmarkJitDispatch4(b *testing.B) {
 
 func BenchmarkEagerAdd4(b *testing.B) {
 	benchEval(b, "x = jnp.ones(4)", "x + x")
+}
+
+// The study's f_well_fused and the reduction broadcast back, jitted, on
+// 8M x 2 float32 (64 MiB in, 64 MiB out).
+const studySetup = `
+def f_well_fused(x):
+    a = x * 2
+    b = jnp.arange(a.shape[0])[:, None] * 3
+    c = x[0] + x - a
+    return jnp.sin(a) + a ** 2 + b + c
+
+def f_sum(x):
+    return x * 2 + jnp.sum(x, axis = 1, keepdims = True)
+
+x = jnp.arange(8 * 1024 * 1024 * 2, dtype = jnp.float32).reshape((8 * 1024 * 1024, 2)) * 1e-6
+well = jit(f_well_fused)
+summed = jit(f_sum)
+`
+
+func BenchmarkJitWellFused8M(b *testing.B) {
+	b.SetBytes(2 * 8 << 20 * 2 * 4)
+	benchEval(b, studySetup, "well(x)")
+}
+
+func BenchmarkJitSumKeepdims8M(b *testing.B) {
+	b.SetBytes(2 * 8 << 20 * 2 * 4)
+	benchEval(b, studySetup, "summed(x)")
+}
+
+func BenchmarkJnpMatmulFloat32_1024(b *testing.B) {
+	benchEval(b, "a = jnp.ones((1024, 1024), dtype=jnp.float32) * 0.5\nc = a + 1", "jnp.matmul(a, c)")
+}
+
+// BenchmarkTriad measures the machine, not jaxsh: STREAM's triad
+// a = b + s*c over 16M float32 in plain Go on every core, the memory
+// bandwidth bench/compare.py compares memory-bound results with.
+func BenchmarkTriad(b *testing.B) {
+	const n = 16 << 20
+	x, y, z := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range y {
+		y[i], z[i] = float32(i), float32(n-i)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	b.SetBytes(3 * 4 * n)
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			lo, hi := w*n/workers, (w+1)*n/workers
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				a, bb, c := x[lo:hi], y[lo:hi], z[lo:hi]
+				for i := range a {
+					a[i] = bb[i] + 3*c[i]
+				}
+			}()
+		}
+		wg.Wait()
+	}
 }

@@ -7,10 +7,6 @@ import (
 	"github.com/jaxsh/jaxsh/trace"
 )
 
-// defaultDevice is where arrays made from host values live: cpu:0 until
-// devices become configurable.
-func defaultDevice() (jit.Device, error) { return jit.LookupDevice("cpu:0") }
-
 // bind applies a primitive to arrays, all on one device, and returns its
 // results. Every jnp, lax and nn function ends here: it is the one place
 // where eager execution (and, with jit, tracing) happens.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/starlark/dialect"
 	"go.starlark.net/lib/json"
 	"go.starlark.net/lib/math"
@@ -37,6 +38,8 @@ func Predeclared() starlark.StringDict {
 		"Ellipsis":     Ellipsis,
 		"jit":          starlark.NewBuiltin("jit", builtinJit),
 		"make_jaxpr":   starlark.NewBuiltin("make_jaxpr", builtinMakeJaxpr),
+		"devices":      starlark.NewBuiltin("devices", guard("devices", builtinDevices)),
+		"device_put":   starlark.NewBuiltin("device_put", guard("device_put", builtinDevicePut)),
 		"__ellipsis__": Ellipsis,
 	}
 	for k, v := range operatorBuiltins() {
@@ -55,6 +58,9 @@ type Session struct {
 	stdout      io.Writer
 	predeclared starlark.StringDict
 	logCompiles io.Writer // where jit explains each compilation, or nil
+	// defaultDevice is where the session's threads create arrays; nil: the
+	// platform's default (devices.go).
+	defaultDevice jit.Device
 
 	mu      sync.Mutex
 	modules map[string]*module
@@ -93,6 +99,7 @@ func (s *Session) NewThread(name string) *starlark.Thread {
 	if s.logCompiles != nil {
 		th.SetLocal(logCompilesKey, s.logCompiles)
 	}
+	s.setThreadDevice(th)
 	th.Print = func(th *starlark.Thread, msg string) { fmt.Fprintln(stdoutOf(th), msg) }
 	return th
 }

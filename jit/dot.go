@@ -38,11 +38,13 @@ func (p *Program) AsDot() string {
 		for ei, e := range k.Eqns {
 			id := fmt.Sprintf("k%de%d", ki, ei)
 			fmt.Fprintf(&b, "    %s [label=%q];\n", id, n.eqn(e))
+			drawn := map[*trace.Var]bool{}
 			for _, a := range e.In {
 				v, ok := a.(*trace.Var)
-				if !ok {
+				if !ok || drawn[v] {
 					continue
 				}
+				drawn[v] = true
 				if from, ok := local[v]; ok {
 					fmt.Fprintf(&b, "    %s -> %s;\n", from, id)
 				} else if from, ok := source[v]; ok {

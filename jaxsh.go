@@ -5,10 +5,12 @@ package jaxsh
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 
-	_ "github.com/jaxsh/jaxsh/cpu" // registers the cpu backend
+	"github.com/jaxsh/jaxsh/cpu" // the cpu backend registers itself; Configure sets its device count
+	"github.com/jaxsh/jaxsh/jit"
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
@@ -24,6 +26,58 @@ type Options struct {
 	// LogCompiles writes one line to Stderr per compilation of a jitted
 	// function, saying why the compile cache missed.
 	LogCompiles bool
+	// CPUDevices is the number of logical CPU devices, cpu:0 … cpu:N-1,
+	// which share the machine's cores. It is the process's number, fixed
+	// when the devices are first used: the first interpreter to run
+	// decides it, and a later one asking for another number fails. 0 asks
+	// for the default: the environment variable JAXSH_CPU_DEVICES when set,
+	// else 1 (or the number already in use).
+	CPUDevices int
+	// Device is the default device, where arrays made from host values are
+	// created: "cpu", "cpu:N", "cuda" or "cuda:N" (a bare platform is its
+	// device 0). "" means cuda:0 where a CUDA device is found, else cpu:0.
+	Device string
+}
+
+// SetUpDevices makes the devices opts ask for: it fixes the number of CPU
+// devices (see CPUDevices) and checks that Device names one. Interpreters
+// and NewSession call it themselves; call it first to report a bad
+// configuration before anything runs (the jaxsh command makes that a usage
+// error).
+func (opts Options) SetUpDevices() error {
+	if err := cpu.Configure(opts.CPUDevices); err != nil {
+		return err
+	}
+	if opts.Device != "" {
+		if _, err := jit.LookupDevice(opts.Device); err != nil {
+			return fmt.Errorf("default device: %v", err)
+		}
+	}
+	return nil
+}
+
+// NewSession returns the Starlark session that runs programs as opts say:
+// devices set up, output to Stdout (nil: os.Stdout), compilations logged to
+// Stderr when LogCompiles is set, and globals predeclared next to jaxsh's
+// builtins (winning on a clash). Interpreters and the REPL run on one.
+func (opts Options) NewSession(globals starlark.StringDict) (*jstarlark.Session, error) {
+	if err := opts.SetUpDevices(); err != nil {
+		return nil, err
+	}
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	session := jstarlark.NewSession(opts.Stdout, globals)
+	if opts.LogCompiles {
+		session.LogCompiles(opts.Stderr)
+	}
+	if err := session.SetDefaultDevice(opts.Device); err != nil {
+		return nil, fmt.Errorf("default device: %v", err)
+	}
+	return session, nil
 }
 
 // An Interpreter runs jaxsh programs. Modules loaded with load() are cached
@@ -65,9 +119,9 @@ func (in *Interpreter) run(ctx context.Context, name string, src any, args []str
 	for k, v := range in.opts.Globals {
 		globals[k] = v
 	}
-	session := jstarlark.NewSession(in.opts.Stdout, globals)
-	if in.opts.LogCompiles {
-		session.LogCompiles(in.opts.Stderr)
+	session, err := in.opts.NewSession(globals)
+	if err != nil {
+		return nil, err
 	}
 	thread := session.NewThread("main")
 

@@ -39,8 +39,8 @@ type Config struct {
 	// Options are the interpreter's: Stdout (program output and echoed
 	// results), Stderr (tracebacks, and on a terminal the prompts and the
 	// line being edited, as in Python, so that `jaxsh | tee log` logs
-	// results only), Globals, LogCompiles. argv is [""], as Python's
-	// sys.argv in its REPL, unless Globals sets it.
+	// results only), Globals, LogCompiles, CPUDevices, Device. argv is
+	// [""], as Python's sys.argv in its REPL, unless Globals sets it.
 	jaxsh.Options
 	// Stdin is the input; nil means os.Stdin. The session is interactive
 	// when it is a terminal.
@@ -61,7 +61,7 @@ type Config struct {
 var ErrFailed = errors.New("a statement failed")
 
 // Run runs the REPL until its input ends. Its other errors are those of
-// setting up the terminal.
+// setting up the devices (see jaxsh.Options.SetUpDevices) or the terminal.
 func Run(cfg Config) error {
 	if cfg.Stdin == nil {
 		cfg.Stdin = os.Stdin
@@ -74,9 +74,9 @@ func Run(cfg Config) error {
 	}
 	globals := starlark.StringDict{"argv": starlark.NewList([]starlark.Value{starlark.String("")})}
 	maps.Copy(globals, cfg.Globals)
-	session := jstarlark.NewSession(cfg.Stdout, globals)
-	if cfg.LogCompiles {
-		session.LogCompiles(cfg.Stderr)
+	session, err := cfg.Options.NewSession(globals)
+	if err != nil {
+		return err
 	}
 	l := &loop{stderr: cfg.Stderr, repl: session.NewREPL()}
 

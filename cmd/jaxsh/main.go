@@ -37,17 +37,24 @@ completion; from a pipe it runs the statements it reads, echoing the
 values of expressions. argv holds the script path (or "-c") followed by ARGS.
 
 Flags:
-  -c CODE         run CODE instead of a file
-  --log-compiles  print one line on stderr per compilation of a jitted
-                  function, saying why the compile cache missed
-  --version       print the version and exit
-  --help          print this help and exit
+  -c CODE            run CODE instead of a file
+  --device DEVICE    the default device, where arrays are created: cpu,
+                     cpu:N, cuda or cuda:N (default cuda:0 where a CUDA
+                     device is found, else cpu:0)
+  --cpu-devices N    run on N logical CPU devices, cpu:0 ... cpu:N-1,
+                     sharing the machine's cores (default: the
+                     JAXSH_CPU_DEVICES environment variable, else 1)
+  --log-compiles     print one line on stderr per compilation of a jitted
+                     function, saying why the compile cache missed
+  --version          print the version and exit
+  --help             print this help and exit
 
 Examples:
   jaxsh                                   start the REPL
   echo 'jnp.arange(3) * 2' | jaxsh        prints Array([0, 2, 4], dtype=int32)
   jaxsh examples/hello.star
   jaxsh -c 'print(2 ** 10)'
+  jaxsh --cpu-devices 2 -c 'print(device_put(1.0, "cpu:1").device)'
   jaxsh script.star --input data.json
 
 Exit status: 0 on success, 1 on an error in the program (for the REPL,
@@ -65,13 +72,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	showVersion := fs.Bool("version", false, "")
 	help := fs.Bool("help", false, "")
 	logCompiles := fs.Bool("log-compiles", false, "")
+	device := fs.String("device", "", "")
+	cpuDevices := fs.Int("cpu-devices", 0, "")
 	fs.BoolVar(help, "h", false, "")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "jaxsh: %v\n\n%s", err, usage)
 		return 2
 	}
-	codeGiven := false
-	fs.Visit(func(f *flag.Flag) { codeGiven = codeGiven || f.Name == "c" })
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	codeGiven := given["c"]
 	switch {
 	case *help:
 		fmt.Fprint(stdout, usage)
@@ -81,7 +91,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	opts := jaxsh.Options{Stdout: stdout, Stderr: stderr, LogCompiles: *logCompiles}
+	if given["cpu-devices"] && *cpuDevices < 1 {
+		fmt.Fprintf(stderr, "jaxsh: --cpu-devices %d: want at least 1 device\n", *cpuDevices)
+		return 2
+	}
+	if given["device"] && *device == "" {
+		fmt.Fprintf(stderr, "jaxsh: --device: want cpu, cpu:N, cuda or cuda:N\n")
+		return 2
+	}
+	opts := jaxsh.Options{Stdout: stdout, Stderr: stderr, LogCompiles: *logCompiles,
+		CPUDevices: *cpuDevices, Device: *device}
+	if err := opts.SetUpDevices(); err != nil {
+		fmt.Fprintf(stderr, "jaxsh: %v\n", err)
+		return 2
+	}
 	if !codeGiven && fs.NArg() == 0 {
 		// The REPL handles Ctrl-C itself: it stops the running statement.
 		err := repl.Run(repl.Config{Options: opts, Stdin: stdin})

@@ -44,11 +44,16 @@ const (
 	slotOutput                   // bound to the output's memory: its producer stores directly
 )
 
+// An output may share memory with an input the kernel reads element for
+// element (jit's buffer plan allows it): then its slot is bound to a
+// register of its own instead, and stored after the block's other
+// instructions have read the input's block.
+
 type slotInfo struct {
 	layout trace.DType // element layout: a dtype, float32 for widened 16-bit floats
 	size   int
 	kind   slotKind
-	reg    int // register, for slotRegister
+	reg    int // register: for slotRegister; for slotOutput when in place
 	out    int // output, for slotOutput
 }
 
@@ -65,7 +70,8 @@ type fusedProgram struct {
 	consts   []constFill  // filled when a state is made
 	hoisted  []fusedInstr // run once per chunk
 	body     []fusedInstr // run per block
-	stores   []storeInstr // LoopKernel outputs not written in place
+	stores   []storeInstr // LoopKernel outputs not written directly
+	direct   []storeInstr // outputs written directly, stored when in place
 	states   sync.Pool
 }
 
@@ -87,6 +93,7 @@ type fusedState struct {
 	args    [][]byte // scratch run lists for block ops
 	results [][]byte
 	in, out []*Buffer
+	inPlace bool // some output shares memory with an input
 	lo, n   int
 }
 
@@ -130,6 +137,7 @@ func (p *fusedProgram) acquire(in, out []*Buffer) *fusedState {
 		s = p.newState()
 	}
 	s.in, s.out = in, out
+	s.inPlace = len(p.direct) > 0 && sharesMemory(in, out)
 	if len(p.hoisted) > 0 {
 		// Hoisted values fill whole registers; they never live in outputs.
 		s.lo, s.n = 0, p.blockLen
@@ -160,9 +168,27 @@ func (s *fusedState) bind(lo, n int) {
 		case slotRegister:
 			s.slots[i] = s.regs[sl.reg][:n*sl.size]
 		case slotOutput:
-			s.slots[i] = s.out[sl.out].data[lo*sl.size : (lo+n)*sl.size]
+			if s.inPlace {
+				s.slots[i] = s.regs[sl.reg][:n*sl.size]
+			} else {
+				s.slots[i] = s.out[sl.out].data[lo*sl.size : (lo+n)*sl.size]
+			}
 		}
 	}
+}
+
+// sharesMemory reports whether an output overlaps an input.
+func sharesMemory(in, out []*Buffer) bool {
+	for _, o := range out {
+		for _, i := range in {
+			if len(o.data) > 0 && len(i.data) > 0 &&
+				uintptr(unsafe.Pointer(&o.data[0])) < uintptr(unsafe.Pointer(&i.data[0]))+uintptr(len(i.data)) &&
+				uintptr(unsafe.Pointer(&i.data[0])) < uintptr(unsafe.Pointer(&o.data[0]))+uintptr(len(o.data)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // runBlock computes every value of the block [lo, lo+n) of the loop's
@@ -174,6 +200,11 @@ func (s *fusedState) runBlock(lo, n int) {
 	}
 	for i := range s.prog.stores {
 		s.prog.stores[i].run(s)
+	}
+	if s.inPlace {
+		for i := range s.prog.direct {
+			s.prog.direct[i].run(s)
+		}
 	}
 }
 

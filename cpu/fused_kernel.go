@@ -79,14 +79,15 @@ func (c *fusedCompiler) loopProgram(slots []int, outs []*trace.Var) (*loopKernel
 
 // assemble lays out the registers and splits the code into hoisted and
 // per-block parts. Values the same at every position get registers of
-// their own; the others share registers by liveness, a register being
+// their own, and so do outputs written directly (for runs where they are
+// in place: see slotOutput); the others share registers by liveness, a register being
 // reused once its value's last reader has run (never by that reader's own
 // results, so no op runs in place). keep lists slots read after the body
 // (stored outputs, reduction operands).
 func (c *fusedCompiler) assemble(keep []int, minBlock int, stores []storeInstr) *fusedProgram {
 	maxSize := 1
 	for _, sl := range c.slots {
-		if sl.kind == slotRegister {
+		if sl.kind != slotView {
 			maxSize = max(maxSize, sl.size)
 		}
 	}
@@ -94,6 +95,11 @@ func (c *fusedCompiler) assemble(keep []int, minBlock int, stores []storeInstr) 
 	p := &fusedProgram{
 		blockLen: bl, regBytes: bl * maxSize, nIndex: c.nIndex, maxArgs: c.maxArgs,
 		slots: c.slots, consts: c.consts, stores: stores,
+	}
+	for s, sl := range p.slots {
+		if sl.kind == slotOutput {
+			p.direct = append(p.direct, storeInstr{slot: s, out: sl.out})
+		}
 	}
 	var body []emitted
 	for _, e := range c.code {
@@ -105,7 +111,7 @@ func (c *fusedCompiler) assemble(keep []int, minBlock int, stores []storeInstr) 
 	}
 	shared := func(s int) bool { return p.slots[s].kind == slotRegister && !c.inv[s] }
 	for s := range p.slots {
-		if p.slots[s].kind == slotRegister && c.inv[s] {
+		if k := p.slots[s].kind; k == slotRegister && c.inv[s] || k == slotOutput {
 			p.slots[s].reg = p.nRegs
 			p.nRegs++
 		}

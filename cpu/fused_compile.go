@@ -220,8 +220,17 @@ func normalize(m ixmap, shape []int) ixmap {
 	return m
 }
 
+// maxFusedCode bounds a fused kernel's instruction list. Recomputing
+// values at several index maps multiplies instructions (a small reduction
+// of a small reduction of a concatenate...); a kernel past the bound runs
+// its equations one by one instead.
+const maxFusedCode = 1 << 13
+
 // value returns the slot holding a at m in layout.
 func (c *fusedCompiler) value(a trace.Atom, m ixmap, layout trace.DType) (int, error) {
+	if len(c.code) > maxFusedCode {
+		return 0, fmt.Errorf("cpu: fused kernel needs more than %d instructions", maxFusedCode)
+	}
 	m = normalize(m, a.Aval().Shape)
 	key := atomKey(a) + m.key() + "@" + layout.Name()
 	if s, ok := c.memo[key]; ok {

@@ -239,6 +239,18 @@ func TestUnfusableKernelFallsBack(t *testing.T) {
 	if _, err := compileFused(p.Kernels[0]); err == nil {
 		t.Fatal("a reduction of 20 elements per result compiled into a loop")
 	}
+	// Nested small reductions of a long chain: past maxFusedCode.
+	jb = newJaxprBuilder(t)
+	x = jb.input(f32, 16, 16, 16, 4)
+	v := x
+	for range 10 {
+		v = jb.bind("sin", nil, v)
+	}
+	r := jb.reduce("reduce_sum", jb.reduce("reduce_sum", jb.reduce("reduce_sum", v, 3), 2), 1)
+	huge := fusedProgramOf(jb.build(jb.broadcast(r, []int{16, 16}, 0)), jit.LoopKernel, trace.Shape{16, 16})
+	if _, err := compileFused(huge.Kernels[0]); err == nil {
+		t.Error("a kernel of 16·16·4 copies of a chain of ten ops compiled")
+	}
 	in := randomBuffer(t, rand.New(rand.NewPCG(23, 24)), f32, true, 40, 20)
 	unfused, err := jit.Compile(j)
 	if err != nil {

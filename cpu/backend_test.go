@@ -64,9 +64,6 @@ func TestDeviceCountInAFreshProcess(t *testing.T) {
 		reportDeviceCount(mode)
 		return
 	}
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
 	for _, tc := range []struct{ mode, env, want string }{
 		{"lazy", "", "cpu:0"},
 		{"lazy", "3", "cpu:0 cpu:1 cpu:2"},

@@ -39,9 +39,6 @@ func runJaxshProcess(t *testing.T, env, stdin string, args ...string) (code int,
 }
 
 func TestDeviceFlags(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
 	roundTrip := `
 x = jnp.arange(4.0) / 4
 y = device_put(x, "cpu:1")
@@ -83,9 +80,6 @@ print(f(x).device, f(x).tolist())
 }
 
 func TestBadDeviceFlagsAreUsageErrors(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
 	for _, tc := range []struct {
 		env    string
 		args   []string

@@ -161,6 +161,7 @@ func (j *Jitted) fastKey(b []byte, args starlark.Tuple, kwargs []starlark.Tuple)
 	if len(kwargs) > 0 {
 		return b, false
 	}
+	arrays := 0
 	for i, v := range args {
 		if j.isStaticPos(i, len(args)) {
 			b = append(b, v.Type()...)
@@ -173,6 +174,7 @@ func (j *Jitted) fastKey(b []byte, args starlark.Tuple, kwargs []starlark.Tuple)
 		if !ok || a.tr != nil || (j.device != nil && a.Device() != j.device) {
 			return b, false
 		}
+		arrays++
 		b = append(b, a.dtype().ShortName()...)
 		for _, d := range a.shape() {
 			b = append(b, ',')
@@ -185,7 +187,9 @@ func (j *Jitted) fastKey(b []byte, args starlark.Tuple, kwargs []starlark.Tuple)
 		b = append(b, a.Device().String()...)
 		b = append(b, ';')
 	}
-	return b, true
+	// Without an array argument the device is the session's default, which
+	// the key cannot see: such calls take the full path.
+	return b, arrays > 0
 }
 
 func (j *Jitted) isStaticPos(i, n int) bool {

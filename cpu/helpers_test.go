@@ -125,7 +125,7 @@ func TestConvertElementType(t *testing.T) {
 			[]any{1, -1, 0, math.MaxInt32, math.MinInt32, math.MaxInt32, 0}},
 		{trace.Float64, trace.Uint8, []any{-1.0, 255.5, 256.0, 7.0}, []any{0, 255, 255, 7}},
 		{trace.Int32, trace.Int8, []any{127, 128, -129, 255}, []any{127, -128, 127, -1}},
-		{trace.Int32, trace.Uint32, []any{-1, 5}, []any{4294967295, 5}},
+		{trace.Int32, trace.Uint32, []any{-1, 5}, []any{int64(4294967295), 5}},
 		{trace.Float64, trace.Float16, []any{1.0 + 1.0/2048, 65520.0, 1e-8, -0.0}, []any{1.0, inf, 0.0, -0.0}},
 		{trace.Float32, trace.BFloat16, []any{1.00390625, 3.0}, []any{1.0, 3.0}},
 		{trace.Float32, trace.Bool, []any{0.0, -0.0, nan, 0.5}, []any{false, false, true, true}},

@@ -34,7 +34,12 @@ func benchFusedAgainstUnfused(b *testing.B, j *trace.Jaxpr, kind jit.KernelKind,
 			b.ReportMetric(rates[name], "GB/s")
 		})
 	}
+	// The copy's source must be written memory: untouched pages all map
+	// to the kernel's one zero page, which reads from cache.
 	src := newBuffer(testDevice().(*Device), trace.AVal{Shape: trace.Shape{moved / 2}, DType: trace.Uint8})
+	for i := range src.data {
+		src.data[i] = byte(i*7 + i>>12)
+	}
 	dst := newBuffer(testDevice().(*Device), src.AVal())
 	measure("memcpy", func() { copyBuffer(dst, src) })
 	run := func(p *jit.Program) func() {

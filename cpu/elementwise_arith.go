@@ -91,18 +91,18 @@ func defineIntArith[T intElem](dt trace.DType) {
 }
 
 func defineFloatArith[T floatElem](dt trace.DType) {
-	defBinary("add", dt, dt, addBlock[T])
-	defBinary("sub", dt, dt, subBlock[T])
-	defBinary("mul", dt, dt, mulBlock[T])
-	defBinary("div", dt, dt, divBlock[T])
+	defBinary("add", dt, dt, simdBinary(simdAdd, addBlock[T]))
+	defBinary("sub", dt, dt, simdBinary(simdSub, subBlock[T]))
+	defBinary("mul", dt, dt, simdBinary(simdMul, mulBlock[T]))
+	defBinary("div", dt, dt, simdBinary(simdDiv, divBlock[T]))
 	defBinary("rem", dt, dt, fmodBlock[T])
-	defBinary("max", dt, dt, maxFloatBlock[T])
-	defBinary("min", dt, dt, minFloatBlock[T])
+	defBinary("max", dt, dt, simdBinary(simdMax, maxFloatBlock[T]))
+	defBinary("min", dt, dt, simdBinary(simdMin, minFloatBlock[T]))
 	defBinary("pow", dt, dt, powFloatBlock[T])
-	defUnary("neg", dt, dt, negBlock[T])
+	defUnary("neg", dt, dt, simdUnary(simdNeg, negBlock[T]))
 	defUnary("sign", dt, dt, signBlock[T])
 	defUnary("abs", dt, dt, absFloatBlock[T])
-	defUnary("square", dt, dt, squareBlock[T])
+	defUnary("square", dt, dt, simdUnary(simdSquare, squareBlock[T]))
 	defineClamp(dt, ternaryOp(clampFloatBlock[T]))
 	defineIntegerPow[T](dt)
 	definePowIntExponents(dt, func(exp trace.DType) blockOp { return powIntExpOp[T](exp) })
@@ -131,7 +131,8 @@ func defineClamp(dt trace.DType, op blockOp) {
 func defineIntegerPow[T numElem](dt trace.DType) {
 	defineBlock(blockKey{prim: "integer_pow", dt: dt}, blockEntry{compute: dt, result: dt,
 		build: func(p trace.Params, _ int) (blockOp, error) {
-			return unaryOp(integerPowOp[T](p.Int("y"))), nil
+			y := p.Int("y")
+			return unaryOp(simdIntegerPow(y, integerPowOp[T](y))), nil
 		}})
 }
 

@@ -77,7 +77,7 @@ func convertRealTo[S realElem](dst trace.DType) (blockOp, error) {
 	case trace.BFloat16:
 		return unaryOp(toHalfBlock[S](true)), nil
 	case trace.Float32:
-		return unaryOp(realToFloatBlock[S, float32]), nil
+		return unaryOp(simdUnary(simdConvert, realToFloatBlock[S, float32])), nil
 	case trace.Float64:
 		return unaryOp(realToFloatBlock[S, float64]), nil
 	case trace.Complex64:

@@ -1,0 +1,112 @@
+package cpu
+
+// AVX kernels for float block ops (elementwise_simd_amd64.s), used when the
+// CPU and OS support AVX. n is a positive multiple of the vector width.
+
+//go:noescape
+func addF32AVX(dst, x, y *float32, n int)
+
+//go:noescape
+func subF32AVX(dst, x, y *float32, n int)
+
+//go:noescape
+func mulF32AVX(dst, x, y *float32, n int)
+
+//go:noescape
+func divF32AVX(dst, x, y *float32, n int)
+
+//go:noescape
+func maxF32AVX(dst, x, y *float32, n int)
+
+//go:noescape
+func minF32AVX(dst, x, y *float32, n int)
+
+//go:noescape
+func negF32AVX(dst, x *float32, n int)
+
+//go:noescape
+func squareF32AVX(dst, x *float32, n int)
+
+//go:noescape
+func addF64AVX(dst, x, y *float64, n int)
+
+//go:noescape
+func subF64AVX(dst, x, y *float64, n int)
+
+//go:noescape
+func mulF64AVX(dst, x, y *float64, n int)
+
+//go:noescape
+func divF64AVX(dst, x, y *float64, n int)
+
+//go:noescape
+func maxF64AVX(dst, x, y *float64, n int)
+
+//go:noescape
+func minF64AVX(dst, x, y *float64, n int)
+
+//go:noescape
+func negF64AVX(dst, x *float64, n int)
+
+//go:noescape
+func squareF64AVX(dst, x *float64, n int)
+
+//go:noescape
+func cvtI32F32AVX(dst *float32, x *int32, n int)
+
+// binaryAsm returns the kernel for kind on T and its vector width in
+// elements, or nil.
+func binaryAsm[T any](kind simdKind) (func(dst, x, y *T, n int), int) {
+	if !reduceHasAVX {
+		return nil, 0
+	}
+	var k any
+	step := 0
+	switch any(*new(T)).(type) {
+	case float32:
+		step = 8
+		k = map[simdKind]func(dst, x, y *float32, n int){
+			simdAdd: addF32AVX, simdSub: subF32AVX, simdMul: mulF32AVX, simdDiv: divF32AVX,
+			simdMax: maxF32AVX, simdMin: minF32AVX,
+		}[kind]
+	case float64:
+		step = 4
+		k = map[simdKind]func(dst, x, y *float64, n int){
+			simdAdd: addF64AVX, simdSub: subF64AVX, simdMul: mulF64AVX, simdDiv: divF64AVX,
+			simdMax: maxF64AVX, simdMin: minF64AVX,
+		}[kind]
+	}
+	f, _ := k.(func(dst, x, y *T, n int))
+	if f == nil {
+		return nil, 0
+	}
+	return f, step
+}
+
+// unaryAsm returns the kernel for kind from T to R and its vector width in
+// elements, or nil.
+func unaryAsm[T, R any](kind simdKind) (func(dst *R, x *T, n int), int) {
+	if !reduceHasAVX {
+		return nil, 0
+	}
+	var k any
+	step := 0
+	switch any(*new(T)).(type) {
+	case float32:
+		step = 8
+		k = map[simdKind]func(dst, x *float32, n int){simdNeg: negF32AVX, simdSquare: squareF32AVX}[kind]
+	case float64:
+		step = 4
+		k = map[simdKind]func(dst, x *float64, n int){simdNeg: negF64AVX, simdSquare: squareF64AVX}[kind]
+	case int32:
+		step = 8
+		if kind == simdConvert {
+			k = cvtI32F32AVX
+		}
+	}
+	f, _ := k.(func(dst *R, x *T, n int))
+	if f == nil {
+		return nil, 0
+	}
+	return f, step
+}

@@ -2,15 +2,20 @@ package cpu
 
 import (
 	"fmt"
+	"sync"
+	"unsafe"
 
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
 )
 
 // A kernelFunc computes one equation. in holds one buffer per operand
-// (literals already materialised), out one freshly allocated, zeroed buffer
-// per result. Operand shapes and dtypes have passed the primitive's shape
-// rule, so a kernel only reports what the rule cannot know (none so far).
+// (literals already materialised), out one buffer per result: where the
+// program's buffer plan puts it, a view into the temporary arena or a result
+// buffer. Kernels listed in writesEveryElement get it as it is (a reused
+// arena holds stale bytes); every other kernel gets it zeroed. Operand
+// shapes and dtypes have passed the primitive's shape rule, so a kernel only
+// reports what the rule cannot know (none so far).
 type kernelFunc func(e *trace.Eqn, in, out []*Buffer) error
 
 // kernels maps a primitive name to its kernel.
@@ -30,24 +35,88 @@ func HasKernel(prim string) bool { _, ok := kernels[prim]; return ok }
 // holds the buffer of one variable for the duration of one Execute.
 // OpaqueKernels run their equation's kernel; LoopKernels and
 // ReductionKernels run as fused kernels compiled here, once.
+//
+// Memory follows the program's buffer plan (Program.Slices): per Execute,
+// one arena of Program.TempSize bytes holds every temporary at its planned
+// offset, one buffer per distinct result holds the values the plan puts in
+// it, and arguments (donated ones written in place) and embedded constants
+// are the caller's and the compiler's buffers. Nothing else is allocated
+// for values; execAllocHook sees what is.
 type executable struct {
 	dev      *Device
 	nslots   int
 	args     []int // slot of each of Program.Args
 	embedded []embeddedValue
 	steps    []step
-	outputs  []operand
-	nRefs    int // operands and results of all steps: one allocation per Execute
+	outputs  []output
+	nRefs    int // operands and results of all steps
+	// The plan: where each slot lives (placeFresh for a program made by
+	// hand, whose values get buffers of their own).
+	place    []placement
+	tempSize int
+	nOutBufs int // distinct result buffers
+	outAvals []trace.AVal
+	scratch  sync.Pool // *execScratch
+	arenas   sync.Pool // *[]uint64 of tempSize bytes
 }
+
+// A placement is where a slot's value lives during an Execute.
+type placement struct {
+	kind   uint8 // placeFresh, placeArg, placeConst, placeOutput, placeTemp
+	index  int   // output buffer index (placeOutput), Args index (placeGiven; -1: a constant)
+	offset int   // arena offset (placeTemp)
+	aval   trace.AVal
+}
+
+const (
+	placeFresh uint8 = iota // its own buffer, allocated when written
+	placeGiven              // an argument or embedded constant: already in its slot
+	placeOutput
+	placeTemp
+)
+
+// An output is one result of the program: a slot, or a literal or embedded
+// constant copied into a result buffer of its own (index buf).
+type output struct {
+	slot int
+	copy *Buffer // the constant to copy (nil: read the slot)
+	buf  int     // result buffer index, for a copied constant
+}
+
+// execScratch is one Execute's slot tables, pooled per executable.
+type execScratch struct {
+	slots []*Buffer
+	refs  []*Buffer
+	views []Buffer // the slots' temporary views
+	outs  []*Buffer
+}
+
+// execAllocHook, when set (by tests, before any Execute runs), is called
+// once per Execute with the bytes it took for values: the arena (from the
+// executable's pool or new) and the buffers it allocated.
+var execAllocHook func(x *executable, bytes int)
 
 // A step is one equation run by its kernel, or one fused kernel.
 type step struct {
 	eqn   *trace.Eqn // the equation (opaque steps)
 	fn    kernelFunc
 	fused fusedRunner
+	zero  bool // the kernel needs zeroed destinations
 	in    []operand
 	out   []int
 	avals []trace.AVal // of the results
+}
+
+// writesEveryElement lists the opaque kernels known to write every element
+// of their results, so a destination in a reused arena need not be zeroed:
+// the elementwise kernels (one store per element) and dot_general (clears
+// its result first). Fused kernels write every element of their outputs.
+var writesEveryElement = map[string]bool{"dot_general": true}
+
+func init() {
+	for _, name := range elementwisePrimitives {
+		writesEveryElement[name] = true
+	}
 }
 
 // An embeddedValue is a constant the compiler folded, materialised once.
@@ -74,7 +143,7 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 	if err != nil {
 		return nil, err
 	}
-	x := &executable{dev: dev}
+	x := &executable{dev: dev, tempSize: p.TempSize}
 	slots := map[*trace.Var]int{}
 	slotOf := func(v *trace.Var) int {
 		s, ok := slots[v]
@@ -82,6 +151,20 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 			s = x.nslots
 			slots[v] = s
 			x.nslots++
+			pl := placement{kind: placeFresh, aval: v.Aval()}
+			if sl, ok := p.Slices[v]; ok {
+				switch sl.Kind {
+				case jit.ArgSlice:
+					pl.kind, pl.index = placeGiven, sl.Index
+				case jit.ConstSlice:
+					pl.kind, pl.index = placeGiven, -1
+				case jit.OutputSlice:
+					pl.kind, pl.index = placeOutput, sl.Index
+				case jit.TempSlice:
+					pl.kind, pl.offset = placeTemp, sl.Offset
+				}
+			}
+			x.place = append(x.place, pl)
 		}
 		return s
 	}
@@ -143,26 +226,84 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 			if !ok {
 				return nil, fmt.Errorf("cpu: no kernel for primitive %s", e.Prim.Name)
 			}
-			if err := addStep(step{eqn: e, fn: fn}, e.In, e.Out); err != nil {
+			st := step{eqn: e, fn: fn, zero: !writesEveryElement[e.Prim.Name]}
+			if err := addStep(st, e.In, e.Out); err != nil {
 				return nil, err
 			}
 		}
 	}
-	for _, a := range p.Jaxpr.OutVars {
+	// Result buffers: one per output index the plan uses.
+	x.outAvals = make([]trace.AVal, len(p.Jaxpr.OutVars))
+	for i, a := range p.Jaxpr.OutVars {
+		x.outAvals[i] = a.Aval()
+	}
+	x.nOutBufs = len(p.Jaxpr.OutVars)
+	first := map[*trace.Var]int{}
+	for i, a := range p.Jaxpr.OutVars {
 		o, err := operandOf(a)
 		if err != nil {
 			return nil, err
 		}
-		x.outputs = append(x.outputs, o)
+		out := output{slot: o.slot, copy: o.literal, buf: i}
+		if v, ok := a.(*trace.Var); ok {
+			if f, seen := first[v]; seen {
+				out.buf = f
+			} else {
+				first[v] = i
+			}
+			// An argument is returned as it is (an alias); an embedded
+			// constant is copied into a result buffer, so that a result
+			// never shares the program's own memory.
+			if pl := x.place[o.slot]; pl.kind == placeGiven && pl.index < 0 {
+				for _, e := range x.embedded {
+					if e.slot == o.slot {
+						out.copy = e.buf
+					}
+				}
+			}
+		}
+		x.outputs = append(x.outputs, out)
 	}
 	return x, nil
+}
+
+func (x *executable) getScratch() *execScratch {
+	if s, ok := x.scratch.Get().(*execScratch); ok {
+		return s
+	}
+	return &execScratch{
+		slots: make([]*Buffer, x.nslots),
+		refs:  make([]*Buffer, x.nRefs),
+		views: make([]Buffer, x.nslots),
+		outs:  make([]*Buffer, x.nOutBufs),
+	}
+}
+
+func (x *executable) putScratch(s *execScratch) {
+	clear(s.slots)
+	clear(s.refs)
+	clear(s.views)
+	clear(s.outs)
+	x.scratch.Put(s)
+}
+
+// getArena returns a temporary arena of tempSize bytes, 8-byte aligned,
+// holding whatever an earlier Execute left in it.
+func (x *executable) getArena() *[]uint64 {
+	if a, ok := x.arenas.Get().(*[]uint64); ok {
+		return a
+	}
+	a := make([]uint64, (x.tempSize+7)/8)
+	return &a
 }
 
 func (x *executable) Execute(args []jit.Buffer) ([]jit.Buffer, error) {
 	if len(args) != len(x.args) {
 		return nil, fmt.Errorf("cpu: program takes %d buffers, got %d", len(x.args), len(args))
 	}
-	slots := make([]*Buffer, x.nslots)
+	sc := x.getScratch()
+	defer x.putScratch(sc)
+	slots := sc.slots
 	for i, a := range args {
 		buf, ok := a.(*Buffer)
 		if !ok || buf.dev != x.dev {
@@ -173,13 +314,56 @@ func (x *executable) Execute(args []jit.Buffer) ([]jit.Buffer, error) {
 	for _, e := range x.embedded {
 		slots[e.slot] = e.buf
 	}
+	allocated := 0
+	var arena []byte
+	if x.tempSize > 0 {
+		a := x.getArena()
+		defer x.arenas.Put(a)
+		arena = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*a))), x.tempSize)
+		allocated += x.tempSize
+	}
+	outBuf := func(i int) *Buffer {
+		if sc.outs[i] == nil {
+			sc.outs[i] = newBuffer(x.dev, x.outAvals[i])
+			allocated += len(sc.outs[i].data)
+		}
+		return sc.outs[i]
+	}
+	// dest is where a step writes slot s (fresh: whether it is zeroed).
+	dest := func(s int, aval trace.AVal) (*Buffer, bool) {
+		switch pl := &x.place[s]; pl.kind {
+		case placeOutput:
+			ob := outBuf(pl.index)
+			if ob.aval.Equal(aval) {
+				return ob, false
+			}
+			v := &sc.views[s]
+			*v = Buffer{aval: aval, dev: x.dev, data: ob.data[:aval.Size()*aval.DType.Size()]}
+			return v, false
+		case placeTemp:
+			v := &sc.views[s]
+			*v = Buffer{aval: aval, dev: x.dev, data: arena[pl.offset : pl.offset+aval.Size()*aval.DType.Size()]}
+			return v, false
+		case placeGiven: // a donated argument, written in place
+			ab := slots[x.args[pl.index]]
+			if ab.aval.Equal(aval) {
+				return ab, false
+			}
+			v := &sc.views[s]
+			*v = Buffer{aval: aval, dev: x.dev, data: ab.data[:aval.Size()*aval.DType.Size()]}
+			return v, false
+		}
+		b := newBuffer(x.dev, aval)
+		allocated += len(b.data)
+		return b, true
+	}
 	read := func(o operand) *Buffer {
 		if o.literal != nil {
 			return o.literal
 		}
 		return slots[o.slot]
 	}
-	refs := make([]*Buffer, x.nRefs)
+	refs := sc.refs
 	for _, st := range x.steps {
 		in, out := refs[:len(st.in)], refs[len(st.in):len(st.in)+len(st.out)]
 		refs = refs[len(st.in)+len(st.out):]
@@ -187,7 +371,11 @@ func (x *executable) Execute(args []jit.Buffer) ([]jit.Buffer, error) {
 			in[i] = read(o)
 		}
 		for i, a := range st.avals {
-			out[i] = newBuffer(x.dev, a)
+			b, fresh := dest(st.out[i], a)
+			if st.zero && !fresh {
+				clear(b.data)
+			}
+			out[i] = b
 		}
 		if st.fused != nil {
 			st.fused.run(in, out)
@@ -200,7 +388,29 @@ func (x *executable) Execute(args []jit.Buffer) ([]jit.Buffer, error) {
 	}
 	res := make([]jit.Buffer, len(x.outputs))
 	for i, o := range x.outputs {
-		res[i] = read(o)
+		switch {
+		case o.copy != nil:
+			b := outBuf(o.buf)
+			copy(b.data, o.copy.data)
+			res[i] = b
+		default:
+			b := slots[o.slot]
+			if x.place[o.slot].kind == placeTemp {
+				// Only a hand-made plan leaves a result in the arena.
+				c := newBuffer(x.dev, b.aval)
+				copy(c.data, b.data)
+				allocated += len(c.data)
+				b = c
+			} else if v := &sc.views[o.slot]; b == v {
+				// A view of its own result buffer with another aval.
+				c := *v
+				b = &c
+			}
+			res[i] = b
+		}
+	}
+	if execAllocHook != nil {
+		execAllocHook(x, allocated)
 	}
 	return res, nil
 }

@@ -69,9 +69,9 @@ func init() {
 }
 
 func defineIntArith[T intElem](dt trace.DType) {
-	defBinary("add", dt, dt, addBlock[T])
-	defBinary("sub", dt, dt, subBlock[T])
-	defBinary("mul", dt, dt, mulBlock[T])
+	defBinary("add", dt, dt, simdBinary(simdAdd, addBlock[T]))
+	defBinary("sub", dt, dt, simdBinary(simdSub, subBlock[T]))
+	defBinary("mul", dt, dt, simdBinary(simdMul, mulBlock[T]))
 	defBinary("div", dt, dt, divIntBlock[T])
 	defBinary("rem", dt, dt, remIntBlock[T])
 	defBinary("max", dt, dt, maxIntBlock[T])

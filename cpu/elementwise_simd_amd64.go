@@ -1,7 +1,7 @@
 package cpu
 
 // AVX kernels for float block ops (elementwise_simd_amd64.s), used when the
-// CPU and OS support AVX. n is a positive multiple of the vector width.
+// CPU and OS support AVX, and AVX2 ones for int32/int64 add, sub and mul. n is a positive multiple of the vector width.
 
 //go:noescape
 func addF32AVX(dst, x, y *float32, n int)
@@ -54,6 +54,34 @@ func squareF64AVX(dst, x *float64, n int)
 //go:noescape
 func cvtI32F32AVX(dst *float32, x *int32, n int)
 
+//go:noescape
+func addI32AVX2(dst, x, y *int32, n int)
+
+//go:noescape
+func subI32AVX2(dst, x, y *int32, n int)
+
+//go:noescape
+func mulI32AVX2(dst, x, y *int32, n int)
+
+//go:noescape
+func addI64AVX2(dst, x, y *int64, n int)
+
+//go:noescape
+func subI64AVX2(dst, x, y *int64, n int)
+
+// elemHasAVX2 gates the integer kernels, whose 256-bit integer
+// instructions need AVX2.
+var elemHasAVX2 = func() bool {
+	if !reduceHasAVX {
+		return false
+	}
+	if maxLeaf, _, _, _ := dotCPUID(0, 0); maxLeaf < 7 {
+		return false
+	}
+	_, ebx7, _, _ := dotCPUID(7, 0)
+	return ebx7&(1<<5) != 0
+}()
+
 // binaryAsm returns the kernel for kind on T and its vector width in
 // elements, or nil.
 func binaryAsm[T any](kind simdKind) (func(dst, x, y *T, n int), int) {
@@ -75,6 +103,16 @@ func binaryAsm[T any](kind simdKind) (func(dst, x, y *T, n int), int) {
 			simdAdd: addF64AVX, simdSub: subF64AVX, simdMul: mulF64AVX, simdDiv: divF64AVX,
 			simdMax: maxF64AVX, simdMin: minF64AVX,
 		}[kind]
+	case int32:
+		if elemHasAVX2 {
+			step = 8
+			k = map[simdKind]func(dst, x, y *int32, n int){simdAdd: addI32AVX2, simdSub: subI32AVX2, simdMul: mulI32AVX2}[kind]
+		}
+	case int64:
+		if elemHasAVX2 {
+			step = 4
+			k = map[simdKind]func(dst, x, y *int64, n int){simdAdd: addI64AVX2, simdSub: subI64AVX2}[kind]
+		}
 	}
 	f, _ := k.(func(dst, x, y *T, n int))
 	if f == nil {

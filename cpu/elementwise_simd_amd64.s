@@ -11,6 +11,9 @@
 // side and ties, +0 against -0 included, return the first operand. Each
 // vector is a >= b (ordered compare) OR a unordered with itself, then a
 // blend picking a where the mask is set.
+//
+// The integer kernels (AVX2, wrapping like Go's arithmetic) take n a
+// positive multiple of 8 int32 or 4 int64.
 
 DATA signF32<>+0(SB)/4, $0x80000000
 GLOBL signF32<>(SB), RODATA|NOPTR, $4
@@ -476,6 +479,91 @@ squareF64AVXloop:
 	ADDQ $4, AX
 	CMPQ AX, CX
 	JLT squareF64AVXloop
+	VZEROUPPER
+	RET
+
+// func addI32AVX2(dst, x, y *int32, n int)
+TEXT ·addI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+addI32AVX2loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VPADDD (DX)(AX*4), Y0, Y0
+	VMOVDQU Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT addI32AVX2loop
+	VZEROUPPER
+	RET
+
+// func subI32AVX2(dst, x, y *int32, n int)
+TEXT ·subI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+subI32AVX2loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VPSUBD (DX)(AX*4), Y0, Y0
+	VMOVDQU Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT subI32AVX2loop
+	VZEROUPPER
+	RET
+
+// func mulI32AVX2(dst, x, y *int32, n int)
+TEXT ·mulI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+mulI32AVX2loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VPMULLD (DX)(AX*4), Y0, Y0
+	VMOVDQU Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT mulI32AVX2loop
+	VZEROUPPER
+	RET
+
+// func addI64AVX2(dst, x, y *int64, n int)
+TEXT ·addI64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+addI64AVX2loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VPADDQ (DX)(AX*8), Y0, Y0
+	VMOVDQU Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT addI64AVX2loop
+	VZEROUPPER
+	RET
+
+// func subI64AVX2(dst, x, y *int64, n int)
+TEXT ·subI64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+subI64AVX2loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VPSUBQ (DX)(AX*8), Y0, Y0
+	VMOVDQU Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT subI64AVX2loop
 	VZEROUPPER
 	RET
 

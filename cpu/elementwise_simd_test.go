@@ -142,6 +142,25 @@ func TestSimdBinaryBitIdentical(t *testing.T) {
 	t.Run("div64", func(t *testing.T) { checkSimdBinary(t, "div", simdDiv, divBlock[float64], f64) })
 	t.Run("max64", func(t *testing.T) { checkSimdBinary(t, "max", simdMax, maxFloatBlock[float64], f64) })
 	t.Run("min64", func(t *testing.T) { checkSimdBinary(t, "min", simdMin, minFloatBlock[float64], f64) })
+	i32 := func(r *rand.Rand, n int) []int32 {
+		v := make([]int32, n)
+		for i := range v {
+			v[i] = int32(r.Uint32()) >> r.IntN(32) // small and huge: products wrap
+		}
+		return v
+	}
+	i64 := func(r *rand.Rand, n int) []int64 {
+		v := make([]int64, n)
+		for i := range v {
+			v[i] = int64(r.Uint64()) >> r.IntN(64)
+		}
+		return v
+	}
+	t.Run("add_i32", func(t *testing.T) { checkSimdBinary(t, "add", simdAdd, addBlock[int32], i32) })
+	t.Run("sub_i32", func(t *testing.T) { checkSimdBinary(t, "sub", simdSub, subBlock[int32], i32) })
+	t.Run("mul_i32", func(t *testing.T) { checkSimdBinary(t, "mul", simdMul, mulBlock[int32], i32) })
+	t.Run("add_i64", func(t *testing.T) { checkSimdBinary(t, "add", simdAdd, addBlock[int64], i64) })
+	t.Run("sub_i64", func(t *testing.T) { checkSimdBinary(t, "sub", simdSub, subBlock[int64], i64) })
 }
 
 func TestSimdUnaryBitIdentical(t *testing.T) {
@@ -186,6 +205,8 @@ func TestSimdTableMatchesFallback(t *testing.T) {
 		{"integer_pow", trace.Params{"y": 2}, trace.Float64, 1},
 		{"add", nil, trace.BFloat16, 2},
 		{"convert_element_type", trace.Params{"new_dtype": trace.Float32}, trace.Int32, 1},
+		{"add", nil, trace.Int32, 2}, {"sub", nil, trace.Int32, 2}, {"mul", nil, trace.Int32, 2},
+		{"add", nil, trace.Int64, 2}, {"sub", nil, trace.Int64, 2}, {"mul", nil, trace.Int64, 2},
 	}
 	defer func(on bool) { simdOn = on }(simdOn)
 	for _, c := range cases {
@@ -205,7 +226,7 @@ func TestSimdTableMatchesFallback(t *testing.T) {
 					if i == scalar {
 						m = 1
 					}
-					if k.in[i] == trace.Float64 {
+					if k.in[i].Size() == 8 { // float64 or int64 bits
 						runs[i] = bytesOf(simdF64Values(r, m))
 					} else {
 						runs[i] = bytesOf(simdF32Values(r, m)) // int32 sees the bits
@@ -226,7 +247,11 @@ func TestSimdTableMatchesFallback(t *testing.T) {
 func BenchmarkSimdBlockOps(b *testing.B) {
 	const n = 1024
 	r := rand.New(rand.NewPCG(4, 4))
-	x, y, dst := simdF32Values(r, n), simdF32Values(r, n), make([]float32, n)
+	// Normal values: subnormal products would measure microcode assists.
+	x, y, dst := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(r.Float64()+0.5), float32(r.Float64()+0.5)
+	}
 	xi := make([]int32, n)
 	for i := range xi {
 		xi[i] = int32(r.Uint32())

@@ -101,7 +101,7 @@ func defineFloatArith[T floatElem](dt trace.DType) {
 	defBinary("pow", dt, dt, powFloatBlock[T])
 	defUnary("neg", dt, dt, simdUnary(simdNeg, negBlock[T]))
 	defUnary("sign", dt, dt, signBlock[T])
-	defUnary("abs", dt, dt, absFloatBlock[T])
+	defUnary("abs", dt, dt, simdUnary(simdAbs, absFloatBlock[T]))
 	defUnary("square", dt, dt, simdUnary(simdSquare, squareBlock[T]))
 	defineClamp(dt, ternaryOp(clampFloatBlock[T]))
 	defineIntegerPow[T](dt)

@@ -20,6 +20,7 @@ const (
 	simdMin
 	simdNeg
 	simdSquare
+	simdAbs
 	simdConvert // convert_element_type, element by element
 )
 

@@ -28,6 +28,9 @@ func negF32AVX(dst, x *float32, n int)
 func squareF32AVX(dst, x *float32, n int)
 
 //go:noescape
+func absF32AVX(dst, x *float32, n int)
+
+//go:noescape
 func addF64AVX(dst, x, y *float64, n int)
 
 //go:noescape
@@ -50,6 +53,9 @@ func negF64AVX(dst, x *float64, n int)
 
 //go:noescape
 func squareF64AVX(dst, x *float64, n int)
+
+//go:noescape
+func absF64AVX(dst, x *float64, n int)
 
 //go:noescape
 func cvtI32F32AVX(dst *float32, x *int32, n int)
@@ -132,10 +138,10 @@ func unaryAsm[T, R any](kind simdKind) (func(dst *R, x *T, n int), int) {
 	switch any(*new(T)).(type) {
 	case float32:
 		step = 8
-		k = map[simdKind]func(dst, x *float32, n int){simdNeg: negF32AVX, simdSquare: squareF32AVX}[kind]
+		k = map[simdKind]func(dst, x *float32, n int){simdNeg: negF32AVX, simdSquare: squareF32AVX, simdAbs: absF32AVX}[kind]
 	case float64:
 		step = 4
-		k = map[simdKind]func(dst, x *float64, n int){simdNeg: negF64AVX, simdSquare: squareF64AVX}[kind]
+		k = map[simdKind]func(dst, x *float64, n int){simdNeg: negF64AVX, simdSquare: squareF64AVX, simdAbs: absF64AVX}[kind]
 	case int32:
 		step = 8
 		if kind == simdConvert {

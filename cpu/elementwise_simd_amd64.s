@@ -19,6 +19,12 @@ DATA signF32<>+0(SB)/4, $0x80000000
 GLOBL signF32<>(SB), RODATA|NOPTR, $4
 DATA signF64<>+0(SB)/8, $0x8000000000000000
 GLOBL signF64<>(SB), RODATA|NOPTR, $8
+DATA absF32<>+0(SB)/4, $0x7fffffff
+GLOBL absF32<>(SB), RODATA|NOPTR, $4
+DATA absF64<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL absF64<>(SB), RODATA|NOPTR, $8
+DATA quietF32<>+0(SB)/4, $0x00400000
+GLOBL quietF32<>(SB), RODATA|NOPTR, $4
 
 // func addF32AVX(dst, x, y *float32, n int)
 TEXT ·addF32AVX(SB), NOSPLIT, $0-32
@@ -251,6 +257,27 @@ squareF32AVXloop:
 	VZEROUPPER
 	RET
 
+// func absF32AVX(dst, x *float32, n int)
+TEXT ·absF32AVX(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+	VBROADCASTSS absF32<>(SB), Y7
+	VBROADCASTSS quietF32<>(SB), Y6
+absF32AVXloop:
+	VMOVUPS (SI)(AX*4), Y0
+	VCMPPS $3, Y0, Y0, Y1
+	VANDPS Y6, Y1, Y1
+	VANDPS Y7, Y0, Y0
+	VORPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT absF32AVXloop
+	VZEROUPPER
+	RET
+
 // func addF64AVX(dst, x, y *float64, n int)
 TEXT ·addF64AVX(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
@@ -479,6 +506,23 @@ squareF64AVXloop:
 	ADDQ $4, AX
 	CMPQ AX, CX
 	JLT squareF64AVXloop
+	VZEROUPPER
+	RET
+
+// func absF64AVX(dst, x *float64, n int)
+TEXT ·absF64AVX(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+	VBROADCASTSD absF64<>(SB), Y7
+absF64AVXloop:
+	VMOVUPD (SI)(AX*8), Y0
+	VANDPD Y7, Y0, Y0
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT absF64AVXloop
 	VZEROUPPER
 	RET
 

@@ -168,6 +168,8 @@ func TestSimdUnaryBitIdentical(t *testing.T) {
 	t.Run("neg32", func(t *testing.T) { checkSimdUnary(t, "neg", simdNeg, negBlock[float32], f32) })
 	t.Run("square32", func(t *testing.T) { checkSimdUnary(t, "square", simdSquare, squareBlock[float32], f32) })
 	t.Run("neg64", func(t *testing.T) { checkSimdUnary(t, "neg", simdNeg, negBlock[float64], f64) })
+	t.Run("abs32", func(t *testing.T) { checkSimdUnary(t, "abs", simdAbs, absFloatBlock[float32], f32) })
+	t.Run("abs64", func(t *testing.T) { checkSimdUnary(t, "abs", simdAbs, absFloatBlock[float64], f64) })
 	t.Run("square64", func(t *testing.T) { checkSimdUnary(t, "square", simdSquare, squareBlock[float64], f64) })
 	t.Run("pow2_32", func(t *testing.T) {
 		checkSimdUnary(t, "integer_pow 2", simdSquare, integerPowOp[float32](2), f32)
@@ -199,7 +201,7 @@ func TestSimdTableMatchesFallback(t *testing.T) {
 	}{
 		{"add", nil, trace.Float32, 2}, {"sub", nil, trace.Float32, 2}, {"mul", nil, trace.Float32, 2},
 		{"div", nil, trace.Float32, 2}, {"max", nil, trace.Float32, 2}, {"min", nil, trace.Float32, 2},
-		{"neg", nil, trace.Float32, 1}, {"square", nil, trace.Float32, 1},
+		{"neg", nil, trace.Float32, 1}, {"square", nil, trace.Float32, 1}, {"abs", nil, trace.Float32, 1}, {"abs", nil, trace.Float64, 1},
 		{"integer_pow", trace.Params{"y": 2}, trace.Float32, 1}, {"integer_pow", trace.Params{"y": 3}, trace.Float32, 1},
 		{"add", nil, trace.Float64, 2}, {"max", nil, trace.Float64, 2}, {"min", nil, trace.Float64, 2},
 		{"integer_pow", trace.Params{"y": 2}, trace.Float64, 1},

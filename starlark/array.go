@@ -18,6 +18,10 @@ type Array struct {
 	aval trace.AVal
 	buf  jit.Buffer // nil for a traced array
 	tr   *tracer    // set for a traced array (see tracer.go)
+	// donatedTo names the jitted function this array's buffer was donated
+	// to (donate_argnums): the array is deleted and its buffer may hold
+	// that call's results. Empty for a live array.
+	donatedTo string
 }
 
 var (
@@ -47,6 +51,16 @@ func (a *Array) Device() jit.Device {
 		return a.tr.ts.dev
 	}
 	return a.buf.Device()
+}
+
+// live reports a deleted array: one whose buffer was donated to a jitted
+// function. Every read of an array's buffer (operations, jit arguments,
+// host reads, constants captured by a trace) checks it first.
+func (a *Array) live() error {
+	if a.donatedTo != "" {
+		return fmt.Errorf("Array has been deleted: it was donated to %s", a.donatedTo)
+	}
+	return nil
 }
 
 func (a *Array) shape() trace.Shape { return a.aval.Shape }

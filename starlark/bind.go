@@ -54,6 +54,9 @@ func bindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([
 	}
 	bufs := make([]jit.Buffer, len(args))
 	for i, a := range args {
+		if err := a.live(); err != nil {
+			return nil, fmt.Errorf("%s: %v", prim, err)
+		}
 		bufs[i] = a.buf
 	}
 	outs, err := jit.ApplyPrimitive(dev, p, params, bufs)

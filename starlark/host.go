@@ -27,6 +27,9 @@ func (a *Array) hostBytes(what string) ([]byte, error) {
 	if a.tr != nil {
 		return nil, concretizationError(a, what)
 	}
+	if err := a.live(); err != nil {
+		return nil, err
+	}
 	return jit.ToHost(a.buf)
 }
 

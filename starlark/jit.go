@@ -52,6 +52,9 @@ type compiledFun struct {
 	consts  []jit.Buffer
 	outTree *treeDef
 	dev     jit.Device
+	// donate marks the array leaves whose buffers the program may write
+	// (donate_argnums); nil when none is donated.
+	donate []bool
 }
 
 // signature is what a compiled program depends on.
@@ -92,8 +95,12 @@ func (j *Jitted) Attr(name string) (starlark.Value, error) {
 
 // jitCall is one call's arguments split into what the signature needs.
 type jitCall struct {
-	sig     *signature
-	leaves  []*Array // the dynamic array leaves, on the call's device
+	sig    *signature
+	leaves []*Array // the dynamic array leaves, on the call's device
+	// orig are the leaves as passed (a leaf moved to the device is a
+	// copy; a number has none): the arrays a donation deletes.
+	orig    []*Array
+	donate  []bool // per leaf: donated (nil: none is)
 	rebuild func(leaves []starlark.Value) (starlark.Tuple, []starlark.Tuple, error)
 	dev     jit.Device
 }
@@ -118,14 +125,21 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		c = j.fast[string(key)]
 		j.mu.Unlock()
 	}
+	orig := leaves
 	if c != nil {
 		leaves = j.dynamicArrays(args)
+		orig = leaves
+		for i, a := range leaves {
+			if err := a.live(); err != nil {
+				return nil, fmt.Errorf("jit(%s): argument leaf %d: %v", j.fun.Name(), i, err)
+			}
+		}
 	} else {
 		cc, call, err := j.prepare(thread, args, kwargs)
 		if err != nil {
 			return nil, err
 		}
-		c, leaves = cc, call.leaves
+		c, leaves, orig = cc, call.leaves, call.orig
 		if ok {
 			j.mu.Lock()
 			if j.fast == nil {
@@ -140,7 +154,20 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	for _, a := range leaves {
 		bufs = append(bufs, a.buf)
 	}
+	if c.donate != nil {
+		if err := j.checkDonation(c, leaves); err != nil {
+			return nil, err
+		}
+	}
 	outs, err := c.exe.Execute(bufs)
+	// Donated arguments are deleted once the program ran, as in JAX, whether
+	// or not the plan could write a result into them.
+	for i, d := range c.donate {
+		if d && orig[i] != nil {
+			orig[i].donatedTo = j.Name()
+			leaves[i].donatedTo = j.Name()
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", j.fun.Name(), err)
 	}
@@ -149,6 +176,22 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		results[i] = newArray(b)
 	}
 	return c.outTree.unflatten(results)
+}
+
+// checkDonation refuses a call that donates a buffer another leaf also
+// passes: the program would write over an input it still reads.
+func (j *Jitted) checkDonation(c *compiledFun, leaves []*Array) error {
+	for i, d := range c.donate {
+		if !d {
+			continue
+		}
+		for k, a := range leaves {
+			if k != i && a.buf == leaves[i].buf {
+				return fmt.Errorf("jit(%s): argument leaf %d is donated and also passed as leaf %d", j.fun.Name(), i, k)
+			}
+		}
+	}
+	return nil
 }
 
 var fastKeys = sync.Pool{New: func() any { b := make([]byte, 0, 128); return &b }}
@@ -367,12 +410,14 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 	}
 	sig.device = dev.String()
 	arrays := make([]*Array, len(leaves))
+	orig := make([]*Array, len(leaves))
 	for i, l := range leaves {
 		a, err := jitLeaf(fn, i, l, dev, j.device != nil)
 		if err != nil {
 			return nil, err
 		}
 		arrays[i] = a
+		orig[i], _ = l.(*Array)
 		t := a.aval.LongString()
 		if a.aval.Weak {
 			t += "~"
@@ -399,7 +444,45 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 		}
 		return out, kwargs, nil
 	}
-	return &jitCall{sig: sig, leaves: arrays, rebuild: rebuild, dev: dev}, nil
+	donate, err := j.donatedLeaves(dynArgs, dynPos, len(args), len(leaves))
+	if err != nil {
+		return nil, err
+	}
+	return &jitCall{sig: sig, leaves: arrays, orig: orig, donate: donate, rebuild: rebuild, dev: dev}, nil
+}
+
+// donatedLeaves marks the array leaves of the positional arguments named by
+// donate_argnums (negative positions count from the end); nil when none.
+// The dynamic positional arguments' leaves come first, in order.
+func (j *Jitted) donatedLeaves(dynArgs []starlark.Value, dynPos []int, nargs, nleaves int) ([]bool, error) {
+	if len(j.donateNums) == 0 {
+		return nil, nil
+	}
+	donated := map[int]bool{}
+	for _, n := range j.donateNums {
+		if n < 0 {
+			n += nargs
+		}
+		donated[n] = true
+	}
+	var flags []bool
+	at := 0
+	for k, a := range dynArgs {
+		sub, _, err := flattenTree("jit("+j.fun.Name()+")", a)
+		if err != nil {
+			return nil, err
+		}
+		if donated[dynPos[k]] && len(sub) > 0 {
+			if flags == nil {
+				flags = make([]bool, nleaves)
+			}
+			for i := range sub {
+				flags[at+i] = true
+			}
+		}
+		at += len(sub)
+	}
+	return flags, nil
 }
 
 // jitLeaf converts a dynamic argument leaf to an array on dev: arrays as
@@ -409,6 +492,9 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 func jitLeaf(fn string, i int, v starlark.Value, dev jit.Device, placed bool) (*Array, error) {
 	switch x := v.(type) {
 	case *Array:
+		if err := x.live(); err != nil {
+			return nil, fmt.Errorf("jit(%s): argument leaf %d: %v", fn, i, err)
+		}
 		if x.Device() != dev {
 			if placed && !x.traced() {
 				return moveArray(x, dev)
@@ -432,6 +518,7 @@ func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compi
 		return nil, err
 	}
 	opts := jit.OptionsFor(call.dev)
+	opts.Donate = call.donate
 	if dumpEnabled("ir") {
 		fmt.Fprintf(os.Stderr, "=== jaxpr of %s for (%s)\n%s\n", j.fun.Name(), strings.Join(call.sig.dynamic, ", "), jaxpr)
 	}
@@ -457,7 +544,7 @@ func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compi
 			return nil, fmt.Errorf("jit(%s): %v", j.fun.Name(), err)
 		}
 	}
-	return &compiledFun{jaxpr: jaxpr, program: program, exe: exe, consts: consts, outTree: outTree, dev: call.dev}, nil
+	return &compiledFun{jaxpr: jaxpr, program: program, exe: exe, consts: consts, outTree: outTree, dev: call.dev, donate: call.donate}, nil
 }
 
 // callNested traces a jitted function called inside another trace into a

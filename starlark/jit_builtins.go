@@ -2,6 +2,7 @@ package starlark
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
@@ -32,8 +33,12 @@ func builtinJit(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if j.donateNums, err = intsArg("jit: donate_argnums", donate); err != nil {
 		return nil, err
 	}
-	if len(j.donateNums) > 0 {
-		return nil, fmt.Errorf("jit: donate_argnums is not supported yet: buffers cannot be donated")
+	for _, d := range j.donateNums {
+		for _, s := range j.staticNums {
+			if d == s {
+				return nil, fmt.Errorf("jit: argument %d is both static and donated", d)
+			}
+		}
 	}
 	switch d := device.(type) {
 	case starlark.NoneType:
@@ -49,6 +54,9 @@ func builtinJit(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if f, ok := fun.(*starlark.Function); ok {
 		if err := checkStaticNums(f, j.staticNums); err != nil {
 			return nil, fmt.Errorf("jit: %v", err)
+		}
+		if err := checkStaticNums(f, j.donateNums); err != nil {
+			return nil, fmt.Errorf("jit: donate_argnums%v", strings.TrimPrefix(err.Error(), "static_argnums"))
 		}
 		j.staticNums, j.staticNames = matchStaticParams(f, j.staticNums, j.staticNames)
 	}

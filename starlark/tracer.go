@@ -119,6 +119,9 @@ func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
 			return trace.NewLiteral(lit, a.dtype(), a.aval.Weak)
 		}
 	}
+	if err := a.live(); err != nil {
+		return nil, err
+	}
 	return ts.b.Const(a.buf, a.aval), nil
 }
 

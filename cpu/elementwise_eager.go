@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"sync"
+
 	"github.com/jaxsh/jaxsh/internal/half"
 	"github.com/jaxsh/jaxsh/trace"
 )
@@ -28,6 +30,23 @@ var elementwisePrimitives = []string{
 	"eq", "ne", "lt", "le", "gt", "ge", "pow",
 	// others
 	"select_n", "clamp", "threefry2x32", "convert_element_type",
+}
+
+// preparedElementwise returns the block kernel of an elementwise equation,
+// found when a program is compiled (its operand dtypes are the equation's),
+// so that each run skips the lookup and the op's construction; false when
+// the equation is not elementwise or has no block kernel (its kernel then
+// reports why when it runs).
+func preparedElementwise(e *trace.Eqn) (blockKernel, bool) {
+	if _, ok := kernels[e.Prim.Name]; !ok || !writesEveryElement[e.Prim.Name] || e.Prim.Name == "dot_general" {
+		return blockKernel{}, false
+	}
+	dts := make([]trace.DType, len(e.In))
+	for i, a := range e.In {
+		dts[i] = a.Aval().DType
+	}
+	k, err := elementwiseBlock(e.Prim.Name, e.Params, dts)
+	return k, err == nil
 }
 
 func elementwiseKernel(e *trace.Eqn, in, out []*Buffer) error {
@@ -63,17 +82,26 @@ func runElementwise(k blockKernel, in, out []*Buffer) {
 			return
 		}
 	}
-	pool.parallelFor(n, grainElements, func(lo, hi int) {
-		r := newRunner(k, in, out)
-		for i, b := range in {
-			if b.Len() == 1 {
-				r.inOff[i], r.inFull[i] = 0, false
-			} else {
-				r.inOff[i], r.inFull[i] = lo, true
-			}
+	if n <= grainElements {
+		runFlat(k, in, out, 0, n) // no closure for parallelFor to keep
+		return
+	}
+	pool.parallelFor(n, grainElements, func(lo, hi int) { runFlat(k, in, out, lo, hi) })
+}
+
+// runFlat computes output elements [lo, hi) of operands that have the
+// output's size or one element.
+func runFlat(k blockKernel, in, out []*Buffer, lo, hi int) {
+	r := newRunner(k, in, out)
+	for i, b := range in {
+		if b.Len() == 1 {
+			r.inOff[i], r.inFull[i] = 0, false
+		} else {
+			r.inOff[i], r.inFull[i] = lo, true
 		}
-		r.run(lo, hi-lo)
-	})
+	}
+	r.run(lo, hi-lo)
+	r.release()
 }
 
 // A runner computes runs of one eager elementwise op on one worker; it
@@ -91,25 +119,48 @@ type runner struct {
 	scratch [][]float32
 }
 
+// runners holds released runners: a run's headers and scratch are reused.
+var runners sync.Pool
+
 func newRunner(k blockKernel, in, out []*Buffer) *runner {
-	r := &runner{
-		k: k, in: in, out: out,
-		inOff: make([]int, len(in)), inFull: make([]bool, len(in)),
-		inRuns: make([][]byte, len(in)), outRuns: make([][]byte, len(out)),
+	r, _ := runners.Get().(*runner)
+	if r == nil {
+		r = &runner{}
 	}
+	r.k, r.in, r.out, r.widen = k, in, out, false
+	r.inOff = resize(r.inOff, len(in))
+	r.inFull = resize(r.inFull, len(in))
+	r.inRuns = resize(r.inRuns, len(in))
+	r.outRuns = resize(r.outRuns, len(out))
 	for i, b := range in {
 		r.widen = r.widen || b.DType() != k.in[i]
 	}
 	for j, b := range out {
 		r.widen = r.widen || b.DType() != k.out[j]
 	}
-	if r.widen {
+	if r.widen && len(r.scratch) < len(in)+len(out) {
 		r.scratch = make([][]float32, len(in)+len(out))
 		for i := range r.scratch {
 			r.scratch[i] = make([]float32, halfPiece)
 		}
 	}
 	return r
+}
+
+// release returns r to the pool, holding no buffer.
+func (r *runner) release() {
+	r.in, r.out = nil, nil
+	clear(r.inRuns)
+	clear(r.outRuns)
+	runners.Put(r)
+}
+
+// resize returns s with length n, reusing its array when it is long enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // run computes n output elements starting at outOff, reading operand i
@@ -275,6 +326,7 @@ func runBroadcastRows(k blockKernel, in, out []*Buffer) {
 				idx[d] = 0
 			}
 		}
+		r.release()
 	})
 }
 

@@ -102,6 +102,9 @@ type step struct {
 	fn    kernelFunc
 	fused fusedRunner
 	zero  bool // the kernel needs zeroed destinations
+	// block, when set, is the elementwise equation's block kernel, found at
+	// compile time: the step runs it directly.
+	block *blockKernel
 	in    []operand
 	out   []int
 	avals []trace.AVal // of the results
@@ -227,6 +230,9 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 				return nil, fmt.Errorf("cpu: no kernel for primitive %s", e.Prim.Name)
 			}
 			st := step{eqn: e, fn: fn, zero: !writesEveryElement[e.Prim.Name]}
+			if k, ok := preparedElementwise(e); ok {
+				st.block = &k
+			}
 			if err := addStep(st, e.In, e.Out); err != nil {
 				return nil, err
 			}
@@ -379,6 +385,8 @@ func (x *executable) Execute(args []jit.Buffer) ([]jit.Buffer, error) {
 		}
 		if st.fused != nil {
 			st.fused.run(in, out)
+		} else if st.block != nil {
+			runElementwise(*st.block, in, out)
 		} else if err := st.fn(st.eqn, in, out); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", st.eqn.Pos, st.eqn.Prim.Name, err)
 		}

@@ -64,7 +64,7 @@
 // would give 0.50); the log family's cubic costs up to 0.04. The figures
 // for exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan, tanh, atan,
 // asinh and erf come from exhaustive runs over all 2^32 inputs
-// (TestExhaustive, opt-in), which agreed with the sweeps to 0.01 ulp; the
+// (TestExhaustive, opt-in), which agreed with the sweeps to 0.02 ulp; the
 // rest from the sweeps.
 //
 // # How

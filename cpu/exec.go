@@ -330,7 +330,7 @@ func (x *executable) Execute(args []jit.Buffer) ([]jit.Buffer, error) {
 	}
 	outBuf := func(i int) *Buffer {
 		if sc.outs[i] == nil {
-			sc.outs[i] = newBuffer(x.dev, x.outAvals[i])
+			sc.outs[i] = newResultBuffer(x.dev, x.outAvals[i])
 			allocated += len(sc.outs[i].data)
 		}
 		return sc.outs[i]

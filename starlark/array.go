@@ -22,6 +22,10 @@ type Array struct {
 	// to (donate_argnums): the array is deleted and its buffer may hold
 	// that call's results. Empty for a live array.
 	donatedTo string
+	// shared marks an array whose buffer another array may also hold (an
+	// eager or jitted result returned its operand's buffer, or a trace
+	// captured it): donating it donates a copy, so the other stays intact.
+	shared bool
 }
 
 var (

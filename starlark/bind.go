@@ -66,6 +66,11 @@ func bindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([
 	res := make([]*Array, len(outs))
 	for i, b := range outs {
 		res[i] = newArray(b)
+		for _, a := range args {
+			if a.buf == b { // an operand passed through: both hold it
+				a.shared, res[i].shared = true, true
+			}
+		}
 	}
 	return res, nil
 }

@@ -158,6 +158,17 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		if err := j.checkDonation(c, leaves); err != nil {
 			return nil, err
 		}
+		for i, d := range c.donate {
+			if d && (leaves[i].shared || (orig[i] != nil && orig[i].shared)) {
+				// Another array may hold this buffer: the program writes
+				// into a copy.
+				cp, err := copyBuffer(leaves[i].buf)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %v", j.fun.Name(), err)
+				}
+				bufs[len(c.consts)+i] = cp
+			}
+		}
 	}
 	outs, err := c.exe.Execute(bufs)
 	// Donated arguments are deleted once the program ran, as in JAX, whether
@@ -173,7 +184,31 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	}
 	results := make([]starlark.Value, len(outs))
 	for i, b := range outs {
-		results[i] = newArray(b)
+		r := newArray(b)
+		for k, in := range bufs {
+			if in != b {
+				continue
+			}
+			// An argument or captured constant returned as it is: both
+			// arrays hold the buffer. A donated one is deleted now, and
+			// the result is the buffer's only holder.
+			if k -= len(c.consts); k >= 0 && c.donate != nil && c.donate[k] {
+				continue
+			}
+			r.shared = true
+			if k >= 0 {
+				leaves[k].shared = true
+				if orig[k] != nil {
+					orig[k].shared = true
+				}
+			}
+		}
+		for _, prev := range results[:i] {
+			if p := prev.(*Array); p.buf == b { // a result listed twice
+				p.shared, r.shared = true, true
+			}
+		}
+		results[i] = r
 	}
 	return c.outTree.unflatten(results)
 }
@@ -192,6 +227,15 @@ func (j *Jitted) checkDonation(c *compiledFun, leaves []*Array) error {
 		}
 	}
 	return nil
+}
+
+// copyBuffer returns a new buffer holding buf's elements, on its device.
+func copyBuffer(buf jit.Buffer) (jit.Buffer, error) {
+	data, err := jit.ToHost(buf)
+	if err != nil {
+		return nil, err
+	}
+	return jit.FromHost(buf.Device(), buf.AVal(), data)
 }
 
 var fastKeys = sync.Pool{New: func() any { b := make([]byte, 0, 128); return &b }}

@@ -122,6 +122,7 @@ func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
 	if err := a.live(); err != nil {
 		return nil, err
 	}
+	a.shared = true // a compiled program may return it as a result
 	return ts.b.Const(a.buf, a.aval), nil
 }
 

@@ -5,6 +5,8 @@ package vmath
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -95,6 +97,39 @@ func TestTrigAsmSliceForms(t *testing.T) {
 			for i, v := range x[:n] {
 				if want := f.scalar(v); math.Float32bits(got[i]) != math.Float32bits(want) {
 					t.Fatalf("%s(%g): slice %g, scalar %g", f.name, v, got[i], want)
+				}
+			}
+		}
+	}
+}
+
+// TestTrigAsmExhaustive compares the AVX kernels with the portable ones on
+// every float32 below 2^24 in magnitude, both signs (about 25 s for both).
+// It runs when $VMATH_EXHAUSTIVE names sin, cos or all.
+func TestTrigAsmExhaustive(t *testing.T) {
+	names := "," + os.Getenv("VMATH_EXHAUSTIVE") + ","
+	if !trigHasAVX || !(strings.Contains(names, ",sin,") || strings.Contains(names, ",cos,") || strings.Contains(names, ",all,")) {
+		t.Skip("set VMATH_EXHAUSTIVE=sin (or cos, all) on an AVX machine to run")
+	}
+	limit := math.Float32bits(trigFastMax)
+	const m = 1 << 16
+	x, got, want := make([]float32, m), make([]float32, m), make([]float32, m)
+	for _, k := range []struct {
+		name      string
+		asm, port func(dst, x []float32)
+	}{{"sin", sinLanesAsm, sinLanes}, {"cos", cosLanesAsm, cosLanes}} {
+		for sign := uint32(0); sign < 2; sign++ {
+			for b := uint64(0); b <= uint64(limit); b += m {
+				n := int(min(m, uint64(limit)+1-b))
+				for i := range n {
+					x[i] = math.Float32frombits(uint32(b) + uint32(i) | sign<<31)
+				}
+				k.asm(got[:n], x[:n])
+				k.port(want[:n], x[:n])
+				for i := range n {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%s(%g): asm %g, portable %g", k.name, x[i], got[i], want[i])
+					}
 				}
 			}
 		}

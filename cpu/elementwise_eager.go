@@ -38,7 +38,7 @@ var elementwisePrimitives = []string{
 // the equation is not elementwise or has no block kernel (its kernel then
 // reports why when it runs).
 func preparedElementwise(e *trace.Eqn) (blockKernel, bool) {
-	if _, ok := kernels[e.Prim.Name]; !ok || !writesEveryElement[e.Prim.Name] || e.Prim.Name == "dot_general" {
+	if _, ok := kernels[e.Prim.Name]; !ok || !writesEveryElement[e.Prim.Name] {
 		return blockKernel{}, false
 	}
 	dts := make([]trace.DType, len(e.In))

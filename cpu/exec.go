@@ -112,9 +112,11 @@ type step struct {
 
 // writesEveryElement lists the opaque kernels known to write every element
 // of their results, so a destination in a reused arena need not be zeroed:
-// the elementwise kernels (one store per element) and dot_general (clears
-// its result first). Fused kernels write every element of their outputs.
-var writesEveryElement = map[string]bool{"dot_general": true}
+// the elementwise kernels (one store per element). Fused kernels write
+// every element of their outputs. The others (dot_general, reductions,
+// gather and scatter, sort, structural kernels) have not been audited for
+// it and get zeroed destinations.
+var writesEveryElement = map[string]bool{}
 
 func init() {
 	for _, name := range elementwisePrimitives {

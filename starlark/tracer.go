@@ -193,7 +193,18 @@ func traceOf(args []*Array) (*traceState, error) {
 			ts = a.tr.ts
 		}
 	}
-	if cur := currentTrace(); cur != nil {
+	// The current trace lives on the tracing thread. When an operand is a
+	// tracer, its trace's thread is the one running (traces are not shared
+	// between threads), so its current trace is read from there; finding
+	// the thread by goroutine costs a stack parse per equation otherwise.
+	var cur *traceState
+	if ts != nil {
+		cur, _ = ts.thread.Local(currentTraceKey).(*traceState)
+	}
+	if cur == nil {
+		cur = currentTrace()
+	}
+	if cur != nil {
 		for _, a := range args {
 			if a.tr != nil && !cur.within(a.tr.ts) {
 				return nil, leakedTracerError(a)

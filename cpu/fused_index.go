@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,6 +172,18 @@ func (w *walkInstr) countShortRows(s *fusedState, idx []int) {
 	last := len(w.shape) - 1
 	if last == 1 { // the common case: (n, small)
 		outer, inner := s.index[w.vecs[0]][:s.n], s.index[w.vecs[1]][:s.n]
+		if width := w.shape[1]; width&(width-1) == 0 {
+			// A power-of-two row: the coordinates are the linear position's
+			// high and low bits, without a branch per position.
+			shift := uint(bits.TrailingZeros(uint(width)))
+			mask := width - 1
+			base := idx[0]<<shift | idx[1]
+			for k := range outer {
+				p := base + k
+				outer[k], inner[k] = int32(p>>shift), int32(p&mask)
+			}
+			return
+		}
 		i, j, width := int32(idx[0]), int32(idx[1]), int32(w.shape[1])
 		for k := range outer {
 			outer[k], inner[k] = i, j

@@ -23,7 +23,7 @@ func bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 		if dev == nil {
 			dev = a.Device()
 		} else if a.Device() != dev {
-			return nil, fmt.Errorf("%s: operands are on different devices: %s and %s (operand %d)", prim, dev, a.Device(), i)
+			return nil, fmt.Errorf("operands are on different devices: %s and %s (operand %d of %s); move them with device_put", dev, a.Device(), i, prim)
 		}
 	}
 	if dev == nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/jaxsh/jaxsh/cpu" // the cpu backend registers itself; Configure sets its device count
 	"github.com/jaxsh/jaxsh/jit"
@@ -80,10 +81,17 @@ func (opts Options) NewSession(globals starlark.StringDict) (*jstarlark.Session,
 	return session, nil
 }
 
-// An Interpreter runs jaxsh programs. Modules loaded with load() are cached
-// for the interpreter's lifetime.
+// An Interpreter runs jaxsh programs on one Starlark session, made when it
+// is first used (SetUpDevices then reports a bad configuration as the
+// first run's or call's error): modules loaded with load() run once and are
+// cached for the interpreter's lifetime, and functions a script defines can
+// be called from Go with Call after the script returns. Its methods are safe
+// for concurrent use; each run or call gets its own thread.
 type Interpreter struct {
 	opts Options
+
+	mu      sync.Mutex
+	session *jstarlark.Session // nil until first used
 }
 
 // New returns an interpreter configured by opts.
@@ -109,13 +117,37 @@ func (in *Interpreter) RunString(ctx context.Context, name, code string, args []
 	return in.run(ctx, name, code, args)
 }
 
-func (in *Interpreter) run(ctx context.Context, name string, src any, args []string) (starlark.StringDict, error) {
+// argvDict predeclares argv = [name] + args, unless Options.Globals
+// predeclares argv itself.
+func (in *Interpreter) argvDict(name string, args []string) starlark.StringDict {
+	if _, ok := in.opts.Globals["argv"]; ok {
+		return nil
+	}
 	argv := make([]starlark.Value, 0, len(args)+1)
 	argv = append(argv, starlark.String(name))
 	for _, a := range args {
 		argv = append(argv, starlark.String(a))
 	}
-	globals := starlark.StringDict{"argv": starlark.NewList(argv)}
+	return starlark.StringDict{"argv": starlark.NewList(argv)}
+}
+
+// getSession returns the interpreter's session, making it on first use.
+// Modules loaded with load() see the session's predeclared names: Globals,
+// and argv as the run that made the session (the first) set it; each run's
+// own script sees its own argv.
+func (in *Interpreter) getSession(argv starlark.StringDict) (*jstarlark.Session, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.session != nil {
+		return in.session, nil
+	}
+	globals := starlark.StringDict{}
+	for k, v := range argv {
+		globals[k] = v
+	}
+	if argv == nil && in.opts.Globals["argv"] == nil {
+		globals["argv"] = starlark.NewList(nil)
+	}
 	for k, v := range in.opts.Globals {
 		globals[k] = v
 	}
@@ -123,10 +155,24 @@ func (in *Interpreter) run(ctx context.Context, name string, src any, args []str
 	if err != nil {
 		return nil, err
 	}
-	thread := session.NewThread("main")
+	in.session = session
+	return session, nil
+}
 
+func (in *Interpreter) run(ctx context.Context, name string, src any, args []string) (starlark.StringDict, error) {
+	argv := in.argvDict(name, args)
+	session, err := in.getSession(argv)
+	if err != nil {
+		return nil, err
+	}
+	thread := session.NewThread("main")
+	defer watch(ctx, thread)()
+	return session.ExecFileWith(thread, name, src, argv)
+}
+
+// watch cancels thread when ctx is done, until the returned stop is called.
+func watch(ctx context.Context, thread *starlark.Thread) (stop func()) {
 	done := make(chan struct{})
-	defer close(done)
 	go func() {
 		select {
 		case <-ctx.Done():
@@ -134,10 +180,10 @@ func (in *Interpreter) run(ctx context.Context, name string, src any, args []str
 		case <-done:
 		}
 	}()
-	return session.ExecFile(thread, name, src)
+	return func() { close(done) }
 }
 
-// FormatError renders an error returned by RunFile or RunString as the jaxsh
+// FormatError renders an error returned by RunFile, RunString or Call as the jaxsh
 // command prints it: FILE:LINE:COL: message for syntax errors, a Starlark
 // traceback for runtime errors.
 func FormatError(err error) string { return jstarlark.FormatError(err) }

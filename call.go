@@ -1,0 +1,30 @@
+package jaxsh
+
+import (
+	"context"
+
+	"go.starlark.net/starlark"
+)
+
+// Call calls fn — a function a script defined (found in the globals RunFile
+// or RunString returned), a jitted function, a builtin — with args, on a
+// new thread of the interpreter's session, and returns its result. Several
+// goroutines may call at once, the same function included: each call has
+// its own thread. Cancelling ctx stops the call at its next step with an
+// error. Errors are those of a script run: FormatError renders the
+// traceback.
+func (in *Interpreter) Call(ctx context.Context, fn starlark.Value, args ...starlark.Value) (starlark.Value, error) {
+	return in.CallKw(ctx, fn, args, nil)
+}
+
+// CallKw is Call with keyword arguments, each a (name, value) pair with a
+// starlark.String name.
+func (in *Interpreter) CallKw(ctx context.Context, fn starlark.Value, args []starlark.Value, kwargs []starlark.Tuple) (starlark.Value, error) {
+	session, err := in.getSession(nil)
+	if err != nil {
+		return nil, err
+	}
+	thread := session.NewThread("call")
+	defer watch(ctx, thread)()
+	return session.Call(thread, fn, starlark.Tuple(args), kwargs)
+}

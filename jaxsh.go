@@ -1,6 +1,20 @@
 // Package jaxsh embeds the jaxsh interpreter in Go programs: it runs jaxsh
 // scripts (Starlark with the array dialect of SPEC §2) and returns their
 // globals.
+//
+// An Interpreter keeps one session for its lifetime, so a Go program can
+// run a script, take a function it defined (a jitted one, say) from the
+// returned globals and call it with Interpreter.Call, from several
+// goroutines at once. NewArray makes arrays from Go slices (the dtype
+// follows the element type: Elem, with Float16 and BFloat16 for the 16-bit
+// floats) and ToSlice reads arrays back as slices with their shapes.
+// Cancelling a run's or call's context stops it.
+//
+// Not yet: Go functions as callbacks for id_tap and call (SPEC §8) need the
+// effects machinery, which jit does not wire yet. Until then a Go function
+// predeclared with Options.Globals (a *starlark.Builtin) is called like any
+// Starlark function: eagerly with concrete arrays, but inside jit only once,
+// while tracing, with traced arrays whose elements it cannot read.
 package jaxsh
 
 import (

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/jaxsh/jaxsh"
+	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
@@ -165,4 +166,51 @@ func TestToSliceErrors(t *testing.T) {
 	check("int", err, "got int, want an Array")
 	_, _, err = jaxsh.ToSlice[float32](starlark.NewList([]starlark.Value{starlark.Float(1)}))
 	check("list", err, "got list, want an Array")
+}
+
+// NewArray places arrays on the interpreter's default device, NewArrayOn on
+// the one it is given (the two differ when JAXSH_CPU_DEVICES > 1).
+func TestNewArrayDevice(t *testing.T) {
+	if _, err := jaxsh.NewArray(nil, []int8{1}, []int{1}); err != nil { // sets up the CPU devices
+		t.Fatal(err)
+	}
+	cpus := jit.Devices("cpu")
+	last := cpus[len(cpus)-1]
+	interp := jaxsh.New(jaxsh.Options{Device: last.String()})
+	a, err := jaxsh.NewArray(interp, []float32{1, 2}, []int{2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Device() != last {
+		t.Errorf("NewArray with Device %s: array on %s", last, a.Device())
+	}
+	b, err := jaxsh.NewArrayOn(cpus[0], []float32{1, 2}, []int{2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Device() != cpus[0] {
+		t.Errorf("NewArrayOn(%s): array on %s", cpus[0], b.Device())
+	}
+}
+
+// A Go builtin that reads its argument with ToSlice works eagerly; inside
+// jit it gets a traced array, which has no elements to read.
+func TestToSliceTraced(t *testing.T) {
+	var seen []float32
+	read := starlark.NewBuiltin("read", func(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		data, _, err := jaxsh.ToSlice[float32](args[0])
+		if err != nil {
+			return nil, err
+		}
+		seen = data
+		return starlark.None, nil
+	})
+	interp := jaxsh.New(jaxsh.Options{Globals: starlark.StringDict{"read": read}})
+	_, err := interp.RunString(context.Background(), "r.star", "read(jnp.array([1.0, 2.0]))\njit(read)(jnp.ones(2))\n", nil)
+	if !slicesEqual(seen, []float32{1, 2}) {
+		t.Errorf("read eagerly saw %v, want [1 2]", seen)
+	}
+	if got := jaxsh.FormatError(err); !strings.Contains(got, "r.star:2:") || !strings.Contains(got, "ConcretizationError") {
+		t.Errorf("read inside jit: %s\nwant a ConcretizationError at r.star:2", got)
+	}
 }

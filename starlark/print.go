@@ -3,17 +3,37 @@ package starlark
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
+	"github.com/jaxsh/jaxsh/internal/arrayfmt"
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
 
-// builtinPrint is print(*args, sep=" ", end="\n"): strings print bare,
-// arrays in NumPy's str() layout, everything else as str() does.
+// builtinPrint is print(*args, sep=" ", end="\n", ordered=True): strings
+// print bare, arrays in NumPy's str() layout, everything else as str()
+// does. Inside a trace (or with a traced argument) it prints nothing at
+// trace time: it stages a debug_print that prints the runtime values each
+// time the compiled program runs.
 func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	sep, end := " ", "\n"
-	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "sep?", &sep, "end?", &end); err != nil {
+	sep, end, ordered := " ", "\n", true
+	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "sep?", &sep, "end?", &end, "ordered?", &ordered); err != nil {
 		return nil, err
+	}
+	var arrays []*Array
+	for _, v := range args {
+		if a, ok := v.(*Array); ok {
+			arrays = append(arrays, a)
+		}
+	}
+	ts, err := traceOf(arrays)
+	if err != nil {
+		return nil, err
+	}
+	if ts != nil {
+		return stagePrint(ts, args, arrays, sep, end, ordered)
 	}
 	var buf strings.Builder
 	for i, v := range args {
@@ -34,4 +54,80 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		return nil, fmt.Errorf("print: %v", err)
 	}
 	return starlark.None, nil
+}
+
+// stagePrint records print as a debug_print of ts: each array argument is a
+// {} field of fmt and an operand; everything else is written into fmt as
+// print shows it, braces doubled.
+func stagePrint(ts *traceState, args starlark.Tuple, arrays []*Array, sep, end string, ordered bool) (starlark.Value, error) {
+	esc := strings.NewReplacer("{", "{{", "}", "}}")
+	var f strings.Builder
+	for i, v := range args {
+		if i > 0 {
+			f.WriteString(esc.Replace(sep))
+		}
+		switch v := v.(type) {
+		case starlark.String:
+			f.WriteString(esc.Replace(string(v)))
+		case *Array:
+			f.WriteString("{}")
+		default:
+			f.WriteString(esc.Replace(v.String()))
+		}
+	}
+	f.WriteString(esc.Replace(end))
+	params := trace.Params{"fmt": f.String(), "ordered": ordered}
+	if _, err := bindTraced(ts, "debug_print", params, arrays...); err != nil {
+		return nil, err
+	}
+	return starlark.None, nil
+}
+
+func init() { jit.SetPrinter(printRuntime) }
+
+// printRuntime prints a compiled debug_print's values to the stdout of the
+// thread running the program (dispatch is synchronous: the program runs on
+// that thread's goroutine), or to os.Stdout when no thread runs there.
+func printRuntime(format string, args []jit.Buffer) error {
+	var out strings.Builder
+	next := 0
+	for i := 0; i < len(format); i++ {
+		switch {
+		case strings.HasPrefix(format[i:], "{{"), strings.HasPrefix(format[i:], "}}"):
+			out.WriteByte(format[i])
+			i++
+		case strings.HasPrefix(format[i:], "{}"):
+			if next >= len(args) {
+				return fmt.Errorf("debug_print: fmt %q has more fields than %d arrays", format, len(args))
+			}
+			s, err := bufferStr(args[next])
+			if err != nil {
+				return fmt.Errorf("debug_print: %v", err)
+			}
+			out.WriteString(s)
+			next++
+			i++
+		default:
+			out.WriteByte(format[i])
+		}
+	}
+	var w io.Writer = os.Stdout
+	if th, ok := runningThreads.Load(goroutineID()); ok {
+		w = stdoutOf(th.(*starlark.Thread))
+	}
+	if _, err := io.WriteString(w, out.String()); err != nil {
+		return fmt.Errorf("print: %v", err)
+	}
+	return nil
+}
+
+// bufferStr is a buffer's values in NumPy's str() layout.
+func bufferStr(b jit.Buffer) (string, error) {
+	raw, err := jit.ToHost(b)
+	if err != nil {
+		return "", err
+	}
+	av := b.AVal()
+	h := arrayfmt.Array{DType: av.DType.Name(), Shape: av.Shape, Data: typedSlice(av.DType, raw)}
+	return arrayfmt.Str(h, arrayfmt.DefaultOptions()), nil
 }

@@ -180,3 +180,25 @@ func TestREPLFromAPipe(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// A print inside a jitted function prints the runtime values at every call,
+// between the host's prints, on jaxsh's stdout.
+func TestPrintInsideJitPrintsRuntimeValues(t *testing.T) {
+	code, stdout, stderr := runJaxsh(t, "-c", `
+@jit
+def f(x):
+    print("x:", x)
+    return x * 2
+print("before")
+f(jnp.arange(3))
+print("between")
+print(f(jnp.array([1.5, 2.5])))
+`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "before\nx: [0 1 2]\nbetween\nx: [1.5 2.5]\n[3. 5.]\n"
+	if stdout != want || stderr != "" {
+		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr %q", stdout, want, stderr)
+	}
+}

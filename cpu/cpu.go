@@ -35,14 +35,13 @@ type Buffer struct {
 
 var _ jit.Buffer = (*Buffer)(nil)
 
-func (b *Buffer) AVal() trace.AVal          { return b.aval }
-func (b *Buffer) Device() jit.Device        { return b.dev }
-func (b *Buffer) String() string            { return fmt.Sprintf("cpu.Buffer(%s on %s)", b.aval, b.dev) }
-func (b *Buffer) Bytes() []byte             { return b.data }
-func (b *Buffer) Len() int                  { return b.aval.Size() }
-func (b *Buffer) DType() trace.DType        { return b.aval.DType }
-func (b *Buffer) Shape() trace.Shape        { return b.aval.Shape }
-func (b *Buffer) sameDevice(o *Buffer) bool { return b.dev == o.dev }
+func (b *Buffer) AVal() trace.AVal   { return b.aval }
+func (b *Buffer) Device() jit.Device { return b.dev }
+func (b *Buffer) String() string     { return fmt.Sprintf("cpu.Buffer(%s on %s)", b.aval, b.dev) }
+func (b *Buffer) Bytes() []byte      { return b.data }
+func (b *Buffer) Len() int           { return b.aval.Size() }
+func (b *Buffer) DType() trace.DType { return b.aval.DType }
+func (b *Buffer) Shape() trace.Shape { return b.aval.Shape }
 
 // newBuffer allocates a zeroed buffer for aval on dev.
 func newBuffer(dev *Device, aval trace.AVal) *Buffer {

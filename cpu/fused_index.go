@@ -83,15 +83,6 @@ func (m ixmap) key() string {
 	return "[" + strings.Join(parts, ",") + "]"
 }
 
-func (m ixmap) isConst() bool {
-	for _, f := range m {
-		if !f.isConst() {
-			return false
-		}
-	}
-	return true
-}
-
 // address is the row-major element offset of m in an array of shape.
 func (m ixmap) address(shape []int) linForm {
 	var f linForm

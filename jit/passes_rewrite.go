@@ -144,23 +144,5 @@ func isEffectful(e *trace.Eqn) bool {
 // isBarrier reports an optimization_barrier: no computation moves across it.
 func isBarrier(e *trace.Eqn) bool { return e.Prim.Name == "optimization_barrier" }
 
-// uses counts, for every variable, the operands and outputs that read it.
-func uses(j *trace.Jaxpr) map[*trace.Var]int {
-	n := make(map[*trace.Var]int, len(j.Eqns))
-	for _, e := range j.Eqns {
-		for _, a := range e.In {
-			if v, ok := a.(*trace.Var); ok {
-				n[v]++
-			}
-		}
-	}
-	for _, a := range j.OutVars {
-		if v, ok := a.(*trace.Var); ok {
-			n[v]++
-		}
-	}
-	return n
-}
-
 // bytesOf is the size of an aval's elements in memory.
 func bytesOf(a trace.AVal) int { return a.Size() * a.DType.Size() }

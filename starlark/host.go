@@ -2,7 +2,6 @@ package starlark
 
 import (
 	"fmt"
-	"math"
 	"unsafe"
 
 	"github.com/jaxsh/jaxsh/internal/arrayfmt"
@@ -158,9 +157,4 @@ func rowMajorStrides(shape trace.Shape) []int {
 		s *= shape[i]
 	}
 	return strides
-}
-
-// isIntegral reports whether f is a whole number representable as int64.
-func isIntegral(f float64) bool {
-	return f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64
 }

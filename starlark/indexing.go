@@ -310,16 +310,6 @@ func (ix *ndIndexer) expandEllipses() *ndIndexer {
 	return out
 }
 
-// hasKind reports whether any element is of one of the kinds.
-func (ix *ndIndexer) hasKind(kinds ...indexKind) bool {
-	for _, p := range ix.items {
-		if slices.Contains(kinds, p.kind) {
-			return true
-		}
-	}
-	return false
-}
-
 // gatherMode is a parsed mode= argument: JAX's GatherScatterMode, or unset
 // (the default of the operation: promise_in_bounds for reads, fill_or_drop
 // for updates).

@@ -122,13 +122,6 @@ func (r *rng) concat(axis int, xs ...*Array) *Array {
 	return r.step(joinAlong(xs, axis))
 }
 
-func (r *rng) broadcast(x *Array, shape trace.Shape) *Array {
-	if !r.ok(x) {
-		return nil
-	}
-	return r.step(broadcastTo(x, shape))
-}
-
 // ufunc applies a jnp binary function: JAX's code uses Python operators
 // (a * b, a < b, a & b) there, with their promotion and broadcasting.
 func (r *rng) ufunc(name string, x, y *Array) *Array {

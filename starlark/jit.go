@@ -108,7 +108,13 @@ type jitCall struct {
 // CallInternal runs the compiled function, compiling it first on a cache
 // miss.
 func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if ts := currentTrace(); ts != nil || anyTraced(args, kwargs) {
+	keyBuf := fastKeys.Get().(*[]byte)
+	defer fastKeys.Put(keyBuf)
+	// fastKey accepts only concrete arrays, so a call it accepts holds no
+	// tracer and needs no pytree walk to find one.
+	key, ok := j.fastKey((*keyBuf)[:0], args, kwargs)
+	*keyBuf = key
+	if ts := currentTrace(); ts != nil || (!ok && anyTraced(args, kwargs)) {
 		if j.inline || ts == nil {
 			return starlark.Call(thread, j.fun, args, kwargs) // traced through
 		}
@@ -116,10 +122,6 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	}
 	var c *compiledFun
 	var leaves []*Array
-	keyBuf := fastKeys.Get().(*[]byte)
-	defer fastKeys.Put(keyBuf)
-	key, ok := j.fastKey((*keyBuf)[:0], args, kwargs)
-	*keyBuf = key
 	if ok {
 		j.mu.Lock()
 		c = j.fast[string(key)]

@@ -98,13 +98,6 @@ func ApplyPrimitive(dev Device, prim *trace.Primitive, params trace.Params, args
 	return e.exe.Execute(args)
 }
 
-// InferPrimitive returns the output avals of applying prim, without running
-// it; errors are those ApplyPrimitive would report.
-func InferPrimitive(prim *trace.Primitive, params trace.Params, in []trace.AVal) ([]trace.AVal, error) {
-	out, _, err := prim.Infer(in, params)
-	return out, err
-}
-
 func compileSingle(dev Device, prim *trace.Primitive, params trace.Params, in []trace.AVal) (Executable, []trace.AVal, error) {
 	out, effects, err := prim.Infer(in, params)
 	if err != nil {

@@ -230,7 +230,7 @@ func dotOperand[T dotElem](x *Buffer, ct trace.DType) []T {
 		return view[T](widenHalf(x))
 	}
 	conv := newBuffer(x.dev, trace.AVal{Shape: x.Shape(), DType: ct})
-	_ = convertKernel(nil, []*Buffer{x}, []*Buffer{conv})
+	mustConvert(x, conv)
 	return view[T](conv)
 }
 
@@ -245,7 +245,7 @@ func dotStoreResult(src, dst *Buffer) {
 			d[i] = v != 0
 		}
 	default:
-		_ = convertKernel(nil, []*Buffer{src}, []*Buffer{dst})
+		mustConvert(src, dst)
 	}
 }
 
@@ -333,5 +333,15 @@ func dotColumnsAxpy[T dotElem](x []T, kOff dotOffsets, n int, v []T, out []T) {
 		for r, e := range col[done:] {
 			out[done+r] += T(e * w)
 		}
+	}
+}
+
+// mustConvert converts src into dst's dtype. Every pair of dtypes has a
+// conversion (TestConvertBlockOpsMatchTheEagerKernel), so a failure is a
+// bug: it panics, and the builtin guard reports an internal error rather
+// than a result computed from an unconverted, zeroed operand.
+func mustConvert(src, dst *Buffer) {
+	if err := convertKernel(nil, []*Buffer{src}, []*Buffer{dst}); err != nil {
+		panic("cpu: dot_general operand conversion: " + err.Error())
 	}
 }

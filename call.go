@@ -26,5 +26,11 @@ func (in *Interpreter) CallKw(ctx context.Context, fn starlark.Value, args []sta
 	}
 	thread := session.NewThread("call")
 	defer watch(ctx, thread)()
-	return session.Call(thread, fn, starlark.Tuple(args), kwargs)
+	v, err := session.Call(thread, fn, starlark.Tuple(args), kwargs)
+	// The call's thread ends here: wait for what it dispatched, so that its
+	// output is complete and its results are ready when Call returns.
+	if cerr := session.CloseThread(thread); err == nil {
+		err = cerr
+	}
+	return v, err
 }

@@ -181,7 +181,13 @@ func (in *Interpreter) run(ctx context.Context, name string, src any, args []str
 	}
 	thread := session.NewThread("main")
 	defer watch(ctx, thread)()
-	return session.ExecFileWith(thread, name, src, argv)
+	g, err := session.ExecFileWith(thread, name, src, argv)
+	// The implicit barrier at the end of a script: its output and callbacks
+	// are complete when RunFile returns, even without effects_barrier.
+	if cerr := session.CloseThread(thread); err == nil {
+		err = cerr
+	}
+	return g, err
 }
 
 // watch cancels thread when ctx is done, until the returned stop is called.

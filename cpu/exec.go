@@ -21,6 +21,20 @@ type kernelFunc func(e *trace.Eqn, in, out []*Buffer) error
 // kernels maps a primitive name to its kernel.
 var kernels = map[string]kernelFunc{}
 
+// A hostKernelFunc runs a host operation (debug_print, id_tap, call): it
+// hands its operands to the Host the program was executed with.
+type hostKernelFunc func(e *trace.Eqn, in, out []*Buffer, host jit.Host) error
+
+// hostKernels maps a host primitive's name to its kernel.
+var hostKernels = map[string]hostKernelFunc{}
+
+func registerHostKernel(name string, fn hostKernelFunc) {
+	if _, dup := hostKernels[name]; dup {
+		panic("cpu: host kernel registered twice: " + name)
+	}
+	hostKernels[name] = fn
+}
+
 func registerKernel(name string, fn kernelFunc) {
 	if _, dup := kernels[name]; dup {
 		panic("cpu: kernel registered twice: " + name)
@@ -29,7 +43,11 @@ func registerKernel(name string, fn kernelFunc) {
 }
 
 // HasKernel reports whether the CPU backend can run a primitive.
-func HasKernel(prim string) bool { _, ok := kernels[prim]; return ok }
+func HasKernel(prim string) bool {
+	_, ok := kernels[prim]
+	_, host := hostKernels[prim]
+	return ok || host
+}
 
 // executable runs a Program's kernels in order over a slot table: slot i
 // holds the buffer of one variable for the duration of one Execute.
@@ -100,6 +118,7 @@ var execAllocHook func(x *executable, bytes int)
 type step struct {
 	eqn   *trace.Eqn // the equation (opaque steps)
 	fn    kernelFunc
+	host  hostKernelFunc // set instead of fn for a host operation
 	fused fusedRunner
 	zero  bool // the kernel needs zeroed destinations
 	// block, when set, is the elementwise equation's block kernel, found at
@@ -228,10 +247,11 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 		}
 		for _, e := range k.Eqns {
 			fn, ok := kernels[e.Prim.Name]
-			if !ok {
+			hostFn, isHost := hostKernels[e.Prim.Name]
+			if !ok && !isHost {
 				return nil, fmt.Errorf("cpu: no kernel for primitive %s", e.Prim.Name)
 			}
-			st := step{eqn: e, fn: fn, zero: !writesEveryElement[e.Prim.Name]}
+			st := step{eqn: e, fn: fn, host: hostFn, zero: !writesEveryElement[e.Prim.Name]}
 			if k, ok := preparedElementwise(e); ok {
 				st.block = &k
 			}
@@ -305,7 +325,7 @@ func (x *executable) getArena() *[]uint64 {
 	return &a
 }
 
-func (x *executable) Execute(args []jit.Buffer) ([]jit.Buffer, error) {
+func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, error) {
 	if len(args) != len(x.args) {
 		return nil, fmt.Errorf("cpu: program takes %d buffers, got %d", len(x.args), len(args))
 	}
@@ -389,6 +409,10 @@ func (x *executable) Execute(args []jit.Buffer) ([]jit.Buffer, error) {
 			st.fused.run(in, out)
 		} else if st.block != nil {
 			runElementwise(*st.block, in, out)
+		} else if st.host != nil {
+			if err := st.host(st.eqn, in, out, host); err != nil {
+				return nil, err
+			}
 		} else if err := st.fn(st.eqn, in, out); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", st.eqn.Pos, st.eqn.Prim.Name, err)
 		}

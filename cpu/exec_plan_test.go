@@ -196,7 +196,7 @@ func runPlanned(t *testing.T, exe jit.Executable, in []*Buffer, donate []bool) [
 		}
 		args[i] = b
 	}
-	res, err := exe.Execute(args)
+	res, err := exe.Execute(args, jit.NoHost)
 	if err != nil {
 		t.Error(err)
 		return nil

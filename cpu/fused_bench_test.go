@@ -52,7 +52,7 @@ func benchFusedAgainstUnfused(b *testing.B, j *trace.Jaxpr, kind jit.KernelKind,
 			args[i] = x
 		}
 		return func() {
-			if _, err := exe.Execute(args); err != nil {
+			if _, err := exe.Execute(args, jit.NoHost); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -101,7 +101,7 @@ func execute(t testing.TB, p *jit.Program, in []*Buffer) []*Buffer {
 	for i, b := range in {
 		args[i] = b
 	}
-	res, err := exe.Execute(args)
+	res, err := exe.Execute(args, jit.NoHost)
 	if err != nil {
 		t.Fatal(err)
 	}

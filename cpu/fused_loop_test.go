@@ -335,7 +335,7 @@ func TestFusedConcurrentExecutes(t *testing.T) {
 	for i := range runs {
 		go func() {
 			for range 3 {
-				res, err := exe.Execute([]jit.Buffer{ins[i]})
+				res, err := exe.Execute([]jit.Buffer{ins[i]}, jit.NoHost)
 				if err != nil {
 					errs <- err.Error()
 					return

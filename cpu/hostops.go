@@ -1,24 +1,70 @@
 package cpu
 
 import (
+	"fmt"
+
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
 )
 
-// Host operations: kernels that call back into the host (see jit/host.go),
-// on the goroutine running the program.
+// Host operations: kernels that hand their operands to the jit.Host the
+// program was executed with, on the goroutine running the program. Token
+// operands and results hold nothing; the order they impose is already the
+// order of the program's steps.
 
-func init() { registerKernel("debug_print", debugPrintKernel) }
+func init() {
+	registerHostKernel("debug_print", func(e *trace.Eqn, in, _ []*Buffer, host jit.Host) error {
+		return host.Print(e, hostArgs(in))
+	})
+	registerHostKernel("id_tap", idTapKernel)
+	registerHostKernel("call", callKernel)
+	// A token holds nothing: making one writes nothing.
+	registerKernel("create_token", func(*trace.Eqn, []*Buffer, []*Buffer) error { return nil })
+}
 
-// debugPrintKernel prints its array operands (after a leading token, if
-// any) through jit.DebugPrint. Its result is a token, which holds nothing.
-func debugPrintKernel(e *trace.Eqn, in, _ []*Buffer) error {
-	if len(in) > 0 && in[0].aval.IsToken() {
-		in = in[1:]
+// hostArgs views the array operands (tokens left out) as HostArgs; the
+// bytes are the buffers' own, valid while the host method runs.
+func hostArgs(in []*Buffer) []jit.HostArg {
+	args := make([]jit.HostArg, 0, len(in))
+	for _, b := range in {
+		if b.aval.IsToken() {
+			continue
+		}
+		args = append(args, jit.HostArg{AVal: b.aval, Data: b.data})
 	}
-	args := make([]jit.Buffer, len(in))
+	return args
+}
+
+// idTapKernel sends the operands to the tap and returns them unchanged.
+func idTapKernel(e *trace.Eqn, in, out []*Buffer, host jit.Host) error {
+	if err := host.Tap(e, hostArgs(in)); err != nil {
+		return err
+	}
 	for i, b := range in {
-		args[i] = b
+		if i < len(out) && !b.aval.IsToken() {
+			copy(out[i].data, b.data)
+		}
 	}
-	return jit.DebugPrint(e.Params.Str("fmt"), args)
+	return nil
+}
+
+// callKernel runs the callback and writes its results, which the Host has
+// already converted to the equation's result types.
+func callKernel(e *trace.Eqn, in, out []*Buffer, host jit.Host) error {
+	res, err := host.Call(e, hostArgs(in))
+	if err != nil {
+		return err
+	}
+	k := 0
+	for _, b := range out {
+		if b.aval.IsToken() {
+			continue
+		}
+		if k >= len(res) || len(res[k]) != len(b.data) {
+			return fmt.Errorf("call: the host returned %d results for %d outputs", len(res), len(out))
+		}
+		copy(b.data, res[k])
+		k++
+	}
+	return nil
 }

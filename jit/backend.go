@@ -52,8 +52,9 @@ type Backend interface {
 type Executable interface {
 	// Execute runs the program with one buffer per ConstVar of its jaxpr
 	// followed by one per InVar, all on the executable's device, and returns
-	// one buffer per OutVar.
-	Execute(args []Buffer) ([]Buffer, error)
+	// one buffer per OutVar. Host ops of the program call host, in program
+	// order, on the goroutine running Execute.
+	Execute(args []Buffer, host Host) ([]Buffer, error)
 }
 
 var (

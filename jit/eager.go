@@ -87,15 +87,27 @@ func ApplyPrimitive(dev Device, prim *trace.Primitive, params trace.Params, args
 		}
 		in[i] = a.AVal()
 	}
+	exe, _, err := PreparePrimitive(dev, prim, params, in)
+	if err != nil {
+		return nil, err
+	}
+	return exe.Execute(args, NoHost)
+}
+
+// PreparePrimitive returns the cached executable of one primitive applied to
+// operands of types in on dev, and its result types, without running it:
+// the eager path of an operation whose operands are still being computed,
+// which runs later (asynchronously) once they are.
+func PreparePrimitive(dev Device, prim *trace.Primitive, params trace.Params, in []trace.AVal) (Executable, []trace.AVal, error) {
 	buf := keyBuffers.Get().(*[]byte)
 	*buf = appendEagerKey((*buf)[:0], prim, params, in, dev)
 	e := eagerEntryFor(*buf)
 	keyBuffers.Put(buf)
 	e.once.Do(func() { e.exe, e.out, e.err = compileSingle(dev, prim, params, in) })
 	if e.err != nil {
-		return nil, e.err
+		return nil, nil, e.err
 	}
-	return e.exe.Execute(args)
+	return e.exe, e.out, nil
 }
 
 func compileSingle(dev Device, prim *trace.Primitive, params trace.Params, in []trace.AVal) (Executable, []trace.AVal, error) {

@@ -26,7 +26,7 @@ func run(t *testing.T, j *trace.Jaxpr, opts jit.Options, args []jit.Buffer) [][]
 	if err != nil {
 		t.Fatal(err)
 	}
-	outs, err := exe.Execute(args)
+	outs, err := exe.Execute(args, jit.NoHost)
 	if err != nil {
 		t.Fatal(err)
 	}

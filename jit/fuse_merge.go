@@ -288,9 +288,13 @@ func groupOrderEdges(g *fusionGraph, writer map[*trace.Var]int, holders map[int]
 			}
 		}
 	}
+	// Ordered effects are ordered by their compiler tokens (the tokens
+	// pass), which are data. The other effectful equations (taps, unordered
+	// prints and calls) keep their program order through these edges, so
+	// that what a program sends the host arrives as written.
 	last := -1
 	for i, e := range g.eqns {
-		if !isEffectful(e) {
+		if !isEffectful(e) || hasTokenOperand(e) || (e.Prim.Name == "create_token") {
 			continue
 		}
 		for _, h := range holders[i] {
@@ -301,4 +305,14 @@ func groupOrderEdges(g *fusionGraph, writer map[*trace.Var]int, holders map[int]
 		}
 	}
 	return edges
+}
+
+// hasTokenOperand reports an equation threaded by the tokens pass.
+func hasTokenOperand(e *trace.Eqn) bool {
+	for _, a := range e.In {
+		if a.Aval().IsToken() {
+			return true
+		}
+	}
+	return len(e.Out) > 0 && e.Out[0].Aval().IsToken() && len(e.Effects.Ordered()) > 0
 }

@@ -2,42 +2,51 @@ package jit
 
 import (
 	"errors"
-	"sync/atomic"
 
 	"github.com/jaxsh/jaxsh/trace"
 )
 
-// Host operations. A compiled program's host ops (debug_print today;
-// id_tap and call later) call back into the host on the goroutine running
-// the program: dispatch is synchronous, so a backend runs them in program
-// order as it meets them, and the front end finds its session from that
-// goroutine.
+// Host operations. A running program's host ops (debug_print, id_tap, call)
+// reach the host through the Host its caller passed to Execute. The front
+// end makes one Host per dispatch: it knows the thread that dispatched the
+// program (whose stdout and callbacks these are) and the device it runs on.
+// Backends know nothing of Starlark: they hand over the equation and its
+// operands' bytes.
 
-// A HostCallback is what a backend calls for a host op whose params hold a
-// callback (id_tap, call), with the op's array operands, on the goroutine
-// running the program.
-type HostCallback interface {
-	trace.Callback
-	CallHost(args []Buffer) error
+// A HostArg is one array operand of a host op, in host memory in FromHost's
+// layout. Data is valid only during the Host method it was passed to: a Host
+// that keeps a value (a tap that runs later) copies it.
+type HostArg struct {
+	AVal trace.AVal
+	Data []byte
 }
 
-// A Printer prints one debug_print equation's runtime values: format holds
-// one {} per array operand ({{ and }} for braces), args the operands'
-// buffers (no token). It runs on the goroutine running the program.
-type Printer func(format string, args []Buffer) error
-
-var printer atomic.Pointer[Printer]
-
-// SetPrinter installs the function that backends call for debug_print
-// (the dialect installs one that writes to the running session's stdout).
-func SetPrinter(p Printer) { printer.Store(&p) }
-
-// DebugPrint is what a backend calls to run a debug_print equation: it
-// hands the format and the array operands to the installed Printer.
-func DebugPrint(format string, args []Buffer) error {
-	p := printer.Load()
-	if p == nil || *p == nil {
-		return errors.New("debug_print: no printer installed")
-	}
-	return (*p)(format, args)
+// A Host runs a program's host operations. Its methods are called on the
+// goroutine running the program, in program order; the program waits for
+// each to return, so only Call should block for long.
+type Host interface {
+	// Print writes a debug_print equation's text, with its array operands
+	// (tokens left out) in place of the {} fields of its fmt.
+	Print(e *trace.Eqn, args []HostArg) error
+	// Tap hands an id_tap equation's operands to its callback, which may run
+	// later; a tap's failure is the Host's to report (at the next barrier),
+	// so an error here means the tap could not even be sent.
+	Tap(e *trace.Eqn, args []HostArg) error
+	// Call runs a call equation's callback and returns its results, one
+	// slice per result aval of the equation, in FromHost's layout.
+	Call(e *trace.Eqn, args []HostArg) ([][]byte, error)
 }
+
+// ErrNoHost is what a host op fails with when its program was run without a
+// Host (a caller that has no thread to run callbacks on).
+var ErrNoHost = errors.New("host operation in a program run without a host")
+
+// NoHost is a Host for programs that have no host ops; every method fails
+// with ErrNoHost.
+var NoHost Host = noHost{}
+
+type noHost struct{}
+
+func (noHost) Print(*trace.Eqn, []HostArg) error            { return ErrNoHost }
+func (noHost) Tap(*trace.Eqn, []HostArg) error              { return ErrNoHost }
+func (noHost) Call(*trace.Eqn, []HostArg) ([][]byte, error) { return nil, ErrNoHost }

@@ -41,7 +41,7 @@ func (f *fakeBackend) ToHost(b Buffer) ([]byte, error) { return b.(*fakeBuffer).
 
 type fakeExe struct{ out trace.AVal }
 
-func (x fakeExe) Execute(args []Buffer) ([]Buffer, error) {
+func (x fakeExe) Execute(args []Buffer, _ Host) ([]Buffer, error) {
 	in := args[0].(*fakeBuffer)
 	out := &fakeBuffer{aval: x.out, dev: in.dev, data: make([]byte, len(in.data))}
 	for i := range in.data {

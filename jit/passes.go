@@ -108,6 +108,7 @@ var pipeline = []pass{
 	{name: "cse", enabled: optimizing, jaxpr: eliminateCommonSubexpressions},
 	{name: "simplify-after-cse", enabled: optimizing, jaxpr: simplify},
 	{name: "dce", enabled: optimizing, jaxpr: eliminateDeadCode},
+	{name: "tokens", jaxpr: threadTokens},
 	{name: "fuse", program: fuse},
 	{name: "schedule", program: schedule},
 	{name: "assign-buffers", program: assignBuffers},

@@ -16,8 +16,8 @@ func TestVerifyProgramCatches(t *testing.T) {
 		b := newJB(t)
 		x, w := b.in(f32, 32, 32), b.in(f32, 32, 32)
 		c := b.op("cos", nil, x)
-		b.op("debug_print", trace.Params{"fmt": "a{}", "ordered": true}, x)
-		b.op("debug_print", trace.Params{"fmt": "b{}", "ordered": true}, w)
+		b.op("debug_print", trace.Params{"fmt": "a{}", "ordered": false}, x)
+		b.op("debug_print", trace.Params{"fmt": "b{}", "ordered": false}, w)
 		d := b.op("dot_general", dotParams, c, w)
 		return compileFused(t, b.build(b.op("reduce_sum", axesP(0, 1), b.op("exp", nil, d))), Options{})
 	}

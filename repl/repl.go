@@ -100,6 +100,12 @@ func Run(cfg Config) error {
 	if l.terminal != nil {
 		failed = false // errors at a prompt were seen and dealt with: status 0, as Python's
 	}
+	// The implicit barrier: output and callbacks of computations still
+	// running are not lost at exit (SPEC §5).
+	if err := l.repl.Close(); err != nil {
+		l.report(jstarlark.FormatError(err))
+		failed = true
+	}
 	if cfg.OnExit != nil {
 		if err := cfg.OnExit(); err != nil {
 			l.report(jstarlark.FormatError(err))

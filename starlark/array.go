@@ -16,8 +16,12 @@ import (
 // promotion rules (a Python scalar turned array), which text never shows.
 type Array struct {
 	aval trace.AVal
-	buf  jit.Buffer // nil for a traced array
+	buf  jit.Buffer // nil for a traced array and a pending one
 	tr   *tracer    // set for a traced array (see tracer.go)
+	// fut is set for a result of a program still running or queued
+	// (async.go): its buffer is fut.outs[futIndex] once fut is done.
+	fut      *pending
+	futIndex int
 	// donatedTo names the jitted function this array's buffer was donated
 	// to (donate_argnums): the array is deleted and its buffer may hold
 	// that call's results. Empty for a live array.
@@ -45,14 +49,19 @@ func newArray(buf jit.Buffer) *Array { return &Array{aval: buf.AVal(), buf: buf}
 // AVal is the array's abstract value: shape, dtype and weak type.
 func (a *Array) AVal() trace.AVal { return a.aval }
 
-// Buffer is the array's device storage.
-func (a *Array) Buffer() jit.Buffer { return a.buf }
+// Buffer is the array's device storage, once the computation producing it
+// has finished (it waits); nil for a traced array. A failed computation's
+// error is returned.
+func (a *Array) Buffer() (jit.Buffer, error) { return a.buffer() }
 
 // Device is the device that holds the array (for a traced array, the
 // device its computation is placed on).
 func (a *Array) Device() jit.Device {
 	if a.tr != nil {
 		return a.tr.ts.dev
+	}
+	if a.fut != nil {
+		return a.fut.dev
 	}
 	return a.buf.Device()
 }

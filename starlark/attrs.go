@@ -49,7 +49,13 @@ var arrayOwnMethods = map[string]func(a *Array, b *starlark.Builtin, args starla
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
 			return nil, err
 		}
-		return a, nil // execution is synchronous until asynchronous dispatch arrives
+		if a.traced() {
+			return a, nil
+		}
+		if _, err := a.buffer(); err != nil {
+			return nil, err
+		}
+		return a, nil
 	},
 	"flatten": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		return callJnp("ravel", a, args, kwargs)

@@ -52,12 +52,25 @@ func bindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([
 	if params == nil {
 		params = trace.Params{}
 	}
-	bufs := make([]jit.Buffer, len(args))
-	for i, a := range args {
+	pendingOperand := false
+	for _, a := range args {
 		if err := a.live(); err != nil {
 			return nil, fmt.Errorf("%s: %v", prim, err)
 		}
-		bufs[i] = a.buf
+		if a.readyEvent() != nil {
+			pendingOperand = true
+		}
+	}
+	if pendingOperand {
+		return bindLater(dev, p, params, args)
+	}
+	bufs := make([]jit.Buffer, len(args))
+	for i, a := range args {
+		b, err := a.buffer() // a failed computation's error
+		if err != nil {
+			return nil, err
+		}
+		bufs[i] = b
 	}
 	outs, err := jit.ApplyPrimitive(dev, p, params, bufs)
 	if err != nil {
@@ -66,11 +79,58 @@ func bindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([
 	res := make([]*Array, len(outs))
 	for i, b := range outs {
 		res[i] = newArray(b)
-		for _, a := range args {
-			if a.buf == b { // an operand passed through: both hold it
+		for k, a := range args {
+			if bufs[k] == b { // an operand passed through: both hold it
 				a.shared, res[i].shared = true, true
 			}
 		}
+	}
+	return res, nil
+}
+
+// bindLater is the eager path of an operation whose operands are still
+// being computed: it checks the operation now (errors point at the user's
+// line) and dispatches it to run once they are, returning pending arrays
+// at once. Without a thread to dispatch for (a Go caller) it waits instead.
+func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*Array) ([]*Array, error) {
+	in := make([]trace.AVal, len(args))
+	for i, a := range args {
+		in[i] = a.aval
+	}
+	exe, outAvals, err := jit.PreparePrimitive(dev, p, params, in)
+	if err != nil {
+		return nil, err
+	}
+	th, _ := runningState()
+	if th == nil {
+		for _, a := range args {
+			if _, err := a.buffer(); err != nil {
+				return nil, err
+			}
+		}
+		return bindOn(dev, p.Name, params, args...)
+	}
+	inputs := append([]*Array(nil), args...)
+	pend := dispatch(th, dev, nil, inputs, "", func(jit.Host) ([]jit.Buffer, error) {
+		bufs := make([]jit.Buffer, len(inputs))
+		for i, a := range inputs {
+			b, err := a.readyBuffer()
+			if err != nil {
+				return nil, err
+			}
+			bufs[i] = b
+		}
+		return exe.Execute(bufs, jit.NoHost)
+	})
+	res := make([]*Array, len(outAvals))
+	for i, a := range outAvals {
+		// An operand passed through would share its buffer: mark both, as
+		// the ready path does once it sees the buffers.
+		res[i] = newPendingArray(pend, i, a)
+		res[i].shared = true
+	}
+	for _, a := range args {
+		a.shared = true
 	}
 	return res, nil
 }

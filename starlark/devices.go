@@ -212,7 +212,11 @@ func moveArray(a *Array, dev jit.Device) (*Array, error) {
 	if a.Device() == dev {
 		return a, nil
 	}
-	buf, err := moveBuffer(a.buf, dev)
+	src, err := a.buffer()
+	if err != nil {
+		return nil, err
+	}
+	buf, err := moveBuffer(src, dev)
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,9 @@ func Predeclared() starlark.StringDict {
 	for k, v := range operatorBuiltins() {
 		d[k] = v
 	}
+	for k, v := range effectBuiltins() {
+		d[k] = v
+	}
 	for k, v := range arrayModules() {
 		d[k] = v
 	}
@@ -82,7 +85,21 @@ func NewSession(stdout io.Writer, extra starlark.StringDict) *Session {
 	for k, v := range extra {
 		pre[k] = v
 	}
-	return &Session{stdout: stdout, predeclared: pre, modules: map[string]*module{}}
+	return &Session{stdout: &lockedWriter{w: stdout}, predeclared: pre, modules: map[string]*module{}}
+}
+
+// A lockedWriter serialises writes: programs print from their own
+// goroutines (unordered prints may meet the script's own), and each print
+// is one Write that must not interleave with another.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 const stdoutKey = "jaxsh.stdout"

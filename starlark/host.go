@@ -29,7 +29,11 @@ func (a *Array) hostBytes(what string) ([]byte, error) {
 	if err := a.live(); err != nil {
 		return nil, err
 	}
-	return jit.ToHost(a.buf)
+	buf, err := a.buffer()
+	if err != nil {
+		return nil, err
+	}
+	return jit.ToHost(buf)
 }
 
 // typedSlice reinterprets host bytes in jit's layout as a Go slice of the

@@ -151,63 +151,73 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 			j.mu.Unlock()
 		}
 	}
-	bufs := make([]jit.Buffer, 0, len(c.consts)+len(leaves))
-	bufs = append(bufs, c.consts...)
-	for _, a := range leaves {
-		bufs = append(bufs, a.buf)
-	}
 	if c.donate != nil {
 		if err := j.checkDonation(c, leaves); err != nil {
 			return nil, err
 		}
-		for i, d := range c.donate {
-			if d && (leaves[i].shared || (orig[i] != nil && orig[i].shared)) {
-				// Another array may hold this buffer: the program writes
-				// into a copy.
-				cp, err := copyBuffer(leaves[i].buf)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %v", j.fun.Name(), err)
-				}
-				bufs[len(c.consts)+i] = cp
+	}
+	// Which donated leaves another array may also hold: the program
+	// writes into a copy of those, so the other stays intact.
+	var copyLeaf []bool
+	for i, d := range c.donate {
+		if d && (leaves[i].shared || (orig[i] != nil && orig[i].shared)) {
+			if copyLeaf == nil {
+				copyLeaf = make([]bool, len(leaves))
 			}
+			copyLeaf[i] = true
 		}
 	}
-	outs, err := c.exe.Execute(bufs)
-	// Donated arguments are deleted once the program ran, as in JAX, whether
-	// or not the plan could write a result into them.
+	name := j.fun.Name()
+	exe, consts := c.exe, c.consts
+	inputs := append([]*Array(nil), leaves...)
+	p := dispatch(thread, c.dev, c.jaxpr.Effects, inputs, name, func(host jit.Host) ([]jit.Buffer, error) {
+		bufs := make([]jit.Buffer, 0, len(consts)+len(inputs))
+		bufs = append(bufs, consts...)
+		for i, a := range inputs {
+			b, err := a.readyBuffer()
+			if err != nil {
+				return nil, err
+			}
+			if copyLeaf != nil && copyLeaf[i] {
+				if b, err = copyBuffer(b); err != nil {
+					return nil, err
+				}
+			}
+			bufs = append(bufs, b)
+		}
+		return exe.Execute(bufs, host)
+	})
+	// Donated arguments are deleted at dispatch, as in JAX, whether or not
+	// the plan could write a result into them.
 	for i, d := range c.donate {
 		if d && orig[i] != nil {
 			orig[i].donatedTo = j.Name()
 			leaves[i].donatedTo = j.Name()
 		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", j.fun.Name(), err)
-	}
-	results := make([]starlark.Value, len(outs))
-	for i, b := range outs {
-		r := newArray(b)
-		for k, in := range bufs {
-			if in != b {
-				continue
-			}
-			// An argument or captured constant returned as it is: both
-			// arrays hold the buffer. A donated one is deleted now, and
-			// the result is the buffer's only holder.
-			if k -= len(c.consts); k >= 0 && c.donate != nil && c.donate[k] {
-				continue
-			}
-			r.shared = true
-			if k >= 0 {
-				leaves[k].shared = true
-				if orig[k] != nil {
-					orig[k].shared = true
+	outVars := c.program.Jaxpr.OutVars
+	results := make([]starlark.Value, len(outVars))
+	for i, ov := range outVars {
+		r := newPendingArray(p, i, ov.Aval())
+		if i < len(c.program.OutAliases) {
+			if k := c.program.OutAliases[i] - len(consts); c.program.OutAliases[i] >= 0 {
+				// An argument or captured constant returned as it is: both
+				// arrays hold the buffer. A donated one is deleted now, and
+				// the result is the buffer's only holder.
+				if k < 0 || c.donate == nil || !c.donate[k] {
+					r.shared = true
+					if k >= 0 {
+						leaves[k].shared = true
+						if orig[k] != nil {
+							orig[k].shared = true
+						}
+					}
 				}
 			}
 		}
-		for _, prev := range results[:i] {
-			if p := prev.(*Array); p.buf == b { // a result listed twice
-				p.shared, r.shared = true, true
+		for k, prev := range outVars[:i] {
+			if prev == ov { // a result listed twice
+				results[k].(*Array).shared, r.shared = true, true
 			}
 		}
 		results[i] = r
@@ -223,12 +233,21 @@ func (j *Jitted) checkDonation(c *compiledFun, leaves []*Array) error {
 			continue
 		}
 		for k, a := range leaves {
-			if k != i && a.buf == leaves[i].buf {
+			if k != i && sameStorage(a, leaves[i]) {
 				return fmt.Errorf("jit(%s): argument leaf %d is donated and also passed as leaf %d", j.fun.Name(), i, k)
 			}
 		}
 	}
 	return nil
+}
+
+// sameStorage reports two arrays that hold the same buffer (or will: the
+// same result of one pending program).
+func sameStorage(a, b *Array) bool {
+	if a.fut != nil || b.fut != nil {
+		return a.fut == b.fut && a.futIndex == b.futIndex
+	}
+	return a.buf == b.buf
 }
 
 // copyBuffer returns a new buffer holding buf's elements, on its device.

@@ -57,6 +57,7 @@ func guard(qualified string, fn builtinFunc) builtinFunc {
 				err = fmt.Errorf("%s%s: %v (please report this bug)\n%s", internalErrorPrefix, qualified, r, debug.Stack())
 			}
 		}()
+		pollCallbacks(thread)
 		return fn(thread, b, args, kwargs)
 	}
 }

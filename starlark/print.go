@@ -3,7 +3,6 @@ package starlark
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/jaxsh/jaxsh/internal/arrayfmt"
@@ -50,6 +49,10 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		}
 	}
 	buf.WriteString(end)
+	if ordered {
+		// After the ordered prints of every program dispatched before it.
+		waitOrderedPrints(thread)
+	}
 	if _, err := io.WriteString(stdoutOf(thread), buf.String()); err != nil {
 		return nil, fmt.Errorf("print: %v", err)
 	}
@@ -81,44 +84,6 @@ func stagePrint(ts *traceState, args starlark.Tuple, arrays []*Array, sep, end s
 		return nil, err
 	}
 	return starlark.None, nil
-}
-
-func init() { jit.SetPrinter(printRuntime) }
-
-// printRuntime prints a compiled debug_print's values to the stdout of the
-// thread running the program (dispatch is synchronous: the program runs on
-// that thread's goroutine), or to os.Stdout when no thread runs there.
-func printRuntime(format string, args []jit.Buffer) error {
-	var out strings.Builder
-	next := 0
-	for i := 0; i < len(format); i++ {
-		switch {
-		case strings.HasPrefix(format[i:], "{{"), strings.HasPrefix(format[i:], "}}"):
-			out.WriteByte(format[i])
-			i++
-		case strings.HasPrefix(format[i:], "{}"):
-			if next >= len(args) {
-				return fmt.Errorf("debug_print: fmt %q has more fields than %d arrays", format, len(args))
-			}
-			s, err := bufferStr(args[next])
-			if err != nil {
-				return fmt.Errorf("debug_print: %v", err)
-			}
-			out.WriteString(s)
-			next++
-			i++
-		default:
-			out.WriteByte(format[i])
-		}
-	}
-	var w io.Writer = os.Stdout
-	if th, ok := runningThreads.Load(goroutineID()); ok {
-		w = stdoutOf(th.(*starlark.Thread))
-	}
-	if _, err := io.WriteString(w, out.String()); err != nil {
-		return fmt.Errorf("print: %v", err)
-	}
-	return nil
 }
 
 // bufferStr is a buffer's values in NumPy's str() layout.

@@ -11,7 +11,12 @@ func runPrintScript(t *testing.T, src string) string {
 	t.Helper()
 	var out bytes.Buffer
 	s := NewSession(&out, nil)
-	if _, err := s.ExecFile(s.NewThread("main"), "t.star", src); err != nil {
+	th := s.NewThread("main")
+	_, err := s.ExecFile(th, "t.star", src)
+	if cerr := s.CloseThread(th); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		t.Fatalf("%s\noutput so far:\n%s", FormatError(err), out.String())
 	}
 	return out.String()

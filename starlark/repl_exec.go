@@ -60,6 +60,13 @@ func (s *Session) NewREPL() *REPL {
 	return &REPL{session: s, thread: s.NewThread("main"), globals: g}
 }
 
+// Close ends the REPL's thread after the implicit barrier: it waits for
+// every computation the session dispatched and the callbacks they trigger,
+// and returns the first callback or computation failure nobody saw.
+func (r *REPL) Close() error {
+	return CloseThread(r.thread)
+}
+
 // Parse reads one chunk of REPL input with the dialect's rewrites, calling
 // readline for each line it needs (see dialect.ParseCompoundStmt). A blank
 // line ends an open block. The chunk may hold no statements.

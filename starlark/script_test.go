@@ -50,6 +50,9 @@ func runChunk(t *testing.T, file string, c chunks.Chunk, assertModule starlark.S
 	thread := session.NewThread("test")
 	starlarktest.SetReporter(thread, t)
 	_, err := session.ExecFile(thread, file, c.Source)
+	if cerr := session.CloseThread(thread); err == nil {
+		err = cerr
+	}
 
 	got := map[int]string{}
 	if err != nil {

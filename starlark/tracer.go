@@ -122,8 +122,12 @@ func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
 	if err := a.live(); err != nil {
 		return nil, err
 	}
+	buf, err := a.buffer()
+	if err != nil {
+		return nil, err
+	}
 	a.shared = true // a compiled program may return it as a result
-	return ts.b.Const(a.buf, a.aval), nil
+	return ts.b.Const(buf, a.aval), nil
 }
 
 // within reports whether outer is ts or encloses it, and is still open.

@@ -66,6 +66,12 @@ func hostAndCallPrims() []*Primitive {
 			Effects:    func(_ []AVal, p Params) Effects { return p.Jaxpr("jaxpr").Effects },
 		},
 		{
+			// Starts a chain of compiler tokens (jit's tokens pass) where
+			// the first ordered effect cannot.
+			Name: "create_token", MinIn: 0, MaxIn: 0,
+			Rule: func([]AVal, Params) ([]AVal, error) { return one(TokenAVal), nil },
+		},
+		{
 			// Returns its operands; the compiler may not move computations
 			// across it.
 			Name: "optimization_barrier", MinIn: 0, MaxIn: -1,
@@ -111,6 +117,10 @@ func countFormatFields(format string) (int, error) {
 }
 
 func callRule(in []AVal, p Params) ([]AVal, error) {
+	var token []AVal
+	if len(in) > 0 && in[0].IsToken() { // threaded by the compiler
+		token, in = one(TokenAVal), in[1:]
+	}
 	if err := checkArray(in); err != nil {
 		return nil, err
 	}
@@ -120,7 +130,7 @@ func callRule(in []AVal, p Params) ([]AVal, error) {
 			return nil, fmt.Errorf("result_avals must be array avals, got %s", paramRepr(results))
 		}
 	}
-	return append([]AVal(nil), results...), nil
+	return append(token, results...), nil
 }
 
 func jitRule(in []AVal, p Params) ([]AVal, error) {

@@ -232,6 +232,8 @@ func TestShapeRules(t *testing.T) {
 		{"jit", "f32[4]", Params{"name": Ident("f"), "jaxpr": identityJaxpr()}, "error: operand 0 is f32[4] but the jaxpr's input is f32[3]"},
 		{"jit", "f32[3] f32[3]", Params{"name": Ident("f"), "jaxpr": identityJaxpr()}, "error: jaxpr takes 1 inputs, got 2"},
 		{"optimization_barrier", "f32[3] tok", nil, "f32[3] tok"},
+		{"create_token", "", nil, "tok"},
+		{"call", "tok f32[3]", Params{"callback": namedCallback("f"), "result_avals": []AVal{NewAVal(Int32, 2)}, "call_with_device": false, "ordered": true}, "tok i32[2]"},
 		// Params checking.
 		{"reduce_sum", "f32[3]", nil, "error: missing param axes"},
 		{"reduce_sum", "f32[3]", Params{"axes": []int{0}, "keepdims": true}, "error: unknown param keepdims"},
@@ -315,7 +317,7 @@ func TestPrimitiveTable(t *testing.T) {
 		threefry2x32 broadcast_in_dim reshape transpose squeeze slice dynamic_slice dynamic_update_slice
 		gather scatter scatter-add scatter-mul scatter-min scatter-max concatenate pad rev iota
 		reduce_sum reduce_prod reduce_max reduce_min reduce_and reduce_or argmax argmin
-		cumsum cumprod cummax cummin dot_general sort debug_print id_tap call jit optimization_barrier`)
+		cumsum cumprod cummax cummin dot_general sort debug_print id_tap call jit optimization_barrier create_token`)
 	for _, name := range want {
 		p := Lookup(name)
 		if p == nil {

@@ -1,0 +1,282 @@
+package starlark
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jaxsh/jaxsh/effects"
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// Asynchronous dispatch (SPEC §5). A jitted call hands its program to the
+// effects runtime and returns arrays at once; each result array holds the
+// pending program until something reads it. Reading (printing, tolist,
+// item, a host conversion, block_until_ready, an eager op) waits through
+// the reading thread's mailbox, so the thread runs the callbacks its
+// programs post while it waits (DESIGN decision 4).
+//
+// Every Starlark thread has an effects.Context: its runtime tokens, its
+// mailbox and its tap failures. Programs are ordered per thread, as the
+// design note promises.
+
+const effectsKey = "jaxsh.effects"
+
+// threadState is what a thread needs beyond its effects.Context: the
+// failures of programs nobody has read yet, which the next barrier raises.
+type threadState struct {
+	ctx *effects.Context
+
+	mu       sync.Mutex
+	unread   []*pending // failed programs with effects whose results nobody read
+	draining bool       // the thread is running posted callbacks (no nested drain)
+}
+
+// stateOf returns the thread's effect state, making it on first use.
+func stateOf(th *starlark.Thread) *threadState {
+	if s, ok := th.Local(effectsKey).(*threadState); ok {
+		return s
+	}
+	s := &threadState{ctx: effects.NewContext()}
+	th.SetLocal(effectsKey, s)
+	return s
+}
+
+// runningState returns the effect state of the thread running on this
+// goroutine, or nil (a Go caller outside any script).
+func runningState() (*starlark.Thread, *threadState) {
+	th, ok := runningThreads.Load(goroutineID())
+	if !ok {
+		return nil, nil
+	}
+	thread := th.(*starlark.Thread)
+	return thread, stateOf(thread)
+}
+
+// A pending is one dispatched program's results: outs is written by the
+// program before done is set, and read only after.
+type pending struct {
+	done *effects.Event
+	outs []jit.Buffer
+	dev  jit.Device
+	// th dispatched the program: its mailbox runs the program's callbacks.
+	th *starlark.Thread
+	// read is set once someone has waited for the results: a failure that
+	// was read is not raised again by the next barrier.
+	read atomic.Bool
+}
+
+// wait blocks until the program is done, running the waiting thread's
+// callbacks meanwhile, and returns its error.
+func (p *pending) wait() error {
+	select {
+	case <-p.done.Done():
+	default:
+		if th, st := runningState(); st != nil && th.Local(currentTraceKey) == nil {
+			st.ctx.Mailbox.Await(p.done)
+		} else if st != nil {
+			// While tracing, callbacks must not run (their array ops would be
+			// staged into the trace): run them with the trace suspended.
+			suspendTrace(th, func() { st.ctx.Mailbox.Await(p.done) })
+		} else {
+			// A Go caller reading a result after the thread returned: it
+			// stands in for the thread, running the callbacks the program
+			// may still need (one reader per thread at a time, as SPEC §8
+			// asks of embedders).
+			runThread(p.th, func() (struct{}, error) {
+				stateOf(p.th).ctx.Mailbox.Await(p.done)
+				return struct{}{}, nil
+			})
+		}
+	}
+	p.read.Store(true)
+	return p.done.Err()
+}
+
+// suspendTrace runs fn with no trace current on th.
+func suspendTrace(th *starlark.Thread, fn func()) {
+	prev := th.Local(currentTraceKey)
+	th.SetLocal(currentTraceKey, nil)
+	defer th.SetLocal(currentTraceKey, prev)
+	fn()
+}
+
+// newPendingArray is result i of a dispatched program.
+func newPendingArray(p *pending, i int, aval trace.AVal) *Array {
+	return &Array{aval: aval, fut: p, futIndex: i}
+}
+
+// buffer returns the array's buffer, waiting for the program computing it.
+// A failed program's error is the array's.
+func (a *Array) buffer() (jit.Buffer, error) {
+	if a.fut == nil {
+		return a.buf, nil
+	}
+	if err := a.fut.wait(); err != nil {
+		return nil, err
+	}
+	return a.fut.outs[a.futIndex], nil
+}
+
+// readyEvent is the event an operation on the array must wait for, or nil
+// when the array is already computed.
+func (a *Array) readyEvent() *effects.Event {
+	if a.fut == nil {
+		return nil
+	}
+	select {
+	case <-a.fut.done.Done():
+		return nil
+	default:
+		return a.fut.done
+	}
+}
+
+// readyBuffer is buffer for an array whose readyEvent is done (inside the
+// work of a program that waited for it).
+func (a *Array) readyBuffer() (jit.Buffer, error) {
+	if a.fut == nil {
+		return a.buf, nil
+	}
+	if err := a.fut.done.Err(); err != nil {
+		return nil, err
+	}
+	return a.fut.outs[a.futIndex], nil
+}
+
+// queueKind is the pseudo effect kind that keeps a thread's programs on
+// one device in dispatch order: the device's queue. Programs on different
+// devices run concurrently; a callback's own dispatches are ordered within
+// it (effects.Tokens), so a callback that runs a computation on the device
+// its program occupies does not wait behind that program.
+func queueKind(dev jit.Device) string { return "queue " + dev.String() }
+
+// effectKinds lists the runtime token kinds a program with these effects
+// waits on: one per ordered effect kind, plus its device's queue.
+func effectKinds(dev jit.Device, es trace.Effects) []string {
+	kinds := []string{queueKind(dev)}
+	for _, e := range es.Ordered() {
+		kinds = append(kinds, e.Kind)
+	}
+	return kinds
+}
+
+// dispatch runs exe asynchronously on dev for thread th once every input
+// array is computed, and returns the pending results. bufsOf turns the
+// ready inputs into the executable's arguments (inside the work, on the
+// program's goroutine). A program with effects that fails and is never read
+// is raised by the thread's next barrier.
+func dispatch(th *starlark.Thread, dev jit.Device, effs trace.Effects, inputs []*Array, name string,
+	run func(host jit.Host) ([]jit.Buffer, error)) *pending {
+	st := stateOf(th)
+	var deps []*effects.Event
+	for _, a := range inputs {
+		if ev := a.readyEvent(); ev != nil {
+			deps = append(deps, ev)
+		}
+	}
+	p := &pending{dev: dev, th: th}
+	stdout := stdoutOf(th)
+	p.done = st.ctx.Dispatch(dev.String(), effectKinds(dev, effs), deps, func(prog *effects.Program) error {
+		for _, a := range inputs {
+			if a.fut != nil {
+				if err := a.fut.done.Err(); err != nil {
+					return err
+				}
+			}
+		}
+		var host jit.Host = jit.NoHost
+		if len(effs) > 0 {
+			host = &programHost{thread: th, st: st, prog: prog, dev: dev, stdout: stdout}
+		}
+		outs, err := run(host)
+		if err != nil {
+			if name != "" {
+				err = fmt.Errorf("%s: %w", name, err)
+			}
+			if len(effs) > 0 {
+				st.mu.Lock()
+				st.unread = append(st.unread, p)
+				st.mu.Unlock()
+			}
+			return err
+		}
+		p.outs = outs
+		return nil
+	})
+	return p
+}
+
+// barrier is effects_barrier for the thread: it waits for everything the
+// thread dispatched and every callback, then raises the first tap failure
+// (a CallbackError) or else the first failed effectful program that nobody
+// read.
+func barrier(th *starlark.Thread) error {
+	st := stateOf(th)
+	var err error
+	suspendTrace(th, func() { err = st.ctx.Barrier() })
+	st.mu.Lock()
+	unread := st.unread
+	st.unread = nil
+	st.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	for _, p := range unread {
+		if !p.read.Load() {
+			p.read.Store(true)
+			return p.done.Err()
+		}
+	}
+	return nil
+}
+
+// Barrier waits for everything th dispatched and the callbacks it
+// triggered (effects_barrier), returning a callback failure if any. Call
+// it on the goroutine that runs th.
+func (s *Session) Barrier(th *starlark.Thread) error {
+	_, err := runThread(th, func() (struct{}, error) { return struct{}{}, barrier(th) })
+	return err
+}
+
+// CloseThread is the implicit barrier at the end of a script or a REPL
+// session: it waits like Barrier, then refuses callbacks posted later, so
+// that no program waits for a thread that has ended.
+func (s *Session) CloseThread(th *starlark.Thread) error {
+	return CloseThread(th)
+}
+
+// CloseThread is Session.CloseThread for a thread of any session.
+func CloseThread(th *starlark.Thread) error {
+	_, err := runThread(th, func() (struct{}, error) {
+		err := barrier(th)
+		stateOf(th).ctx.Mailbox.Close()
+		return struct{}{}, err
+	})
+	return err
+}
+
+// pollCallbacks runs the callbacks posted to the thread's mailbox, at a
+// builtin call (DESIGN decision 4: a `call` in a long computation is served
+// promptly). Not while tracing, and not nested inside a drain.
+func pollCallbacks(th *starlark.Thread) {
+	if th == nil {
+		return
+	}
+	st, ok := th.Local(effectsKey).(*threadState)
+	if !ok || !st.ctx.Mailbox.Pending() || st.draining || th.Local(currentTraceKey) != nil {
+		return
+	}
+	st.draining = true
+	defer func() { st.draining = false }()
+	st.ctx.Mailbox.Drain()
+}
+
+// waitOrderedPrints makes a host print wait for the ordered prints of the
+// programs the thread dispatched before it.
+func waitOrderedPrints(th *starlark.Thread) {
+	st := stateOf(th)
+	suspendTrace(th, func() { st.ctx.WaitOrdered(trace.OrderedPrint.Kind) })
+}

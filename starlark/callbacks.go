@@ -1,0 +1,352 @@
+package starlark
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jaxsh/jaxsh/effects"
+	"github.com/jaxsh/jaxsh/internal/arrayfmt"
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// Host callbacks (SPEC §5): id_tap, id_print and call. Inside a trace they
+// stage an id_tap or call equation whose callback param is a
+// *hostCallback; when the compiled program runs, the backend hands the
+// operands to the programHost of that dispatch, which runs the callback on
+// the dispatching thread through its mailbox (Starlark functions, never
+// concurrently with the script) or in place (Go functions). Outside any
+// trace they run at once, on the calling thread.
+
+// A hostCallback is the callback of one staged id_tap/id_print/call.
+type hostCallback struct {
+	fn   starlark.Callable
+	name string
+	kind string // "id_tap", "id_print" or "call"
+	// argTree rebuilds the tapped or passed value from the operands; the
+	// first nArgs operands are its leaves (an id_tap's result= leaves
+	// follow them, passing through).
+	argTree *treeDef
+	nArgs   int
+	kwargs  []starlark.Tuple // id_tap's extra keyword arguments
+	print   *printOptions    // id_print's options
+	// call's declared results: their structure and types.
+	resultTree  *treeDef
+	resultAvals []trace.AVal
+	withDevice  bool
+}
+
+var _ trace.Callback = (*hostCallback)(nil)
+
+func (c *hostCallback) CallbackName() string { return c.name }
+
+// printOptions are id_print's own keyword arguments.
+type printOptions struct {
+	stream    starlark.Callable // output_stream, or nil for the thread's stdout
+	threshold int               // 0: the default
+}
+
+// A GoFunction is a Go function usable wherever Starlark expects a callable,
+// in particular as an id_tap or call callback (SPEC §8). As a callback it
+// runs in place, on the goroutine running the program, without waiting for
+// the script: it must be safe for concurrent use.
+type GoFunction struct {
+	name string
+	fn   func(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+}
+
+var _ starlark.Callable = (*GoFunction)(nil)
+
+// NewGoFunction wraps fn as a Starlark callable named name.
+func NewGoFunction(name string, fn func(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)) *GoFunction {
+	return &GoFunction{name: name, fn: fn}
+}
+
+func (g *GoFunction) Name() string          { return g.name }
+func (g *GoFunction) String() string        { return "<go function " + g.name + ">" }
+func (g *GoFunction) Type() string          { return "go_function" }
+func (g *GoFunction) Freeze()               {}
+func (g *GoFunction) Truth() starlark.Bool  { return starlark.True }
+func (g *GoFunction) Hash() (uint32, error) { return starlark.String(g.name).Hash() }
+func (g *GoFunction) CallInternal(_ *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return g.fn(args, kwargs)
+}
+
+// programHost is the jit.Host of one dispatched program: its host ops run
+// for the thread that dispatched it. Everything it needs from the thread is
+// captured at dispatch, on the thread's goroutine.
+type programHost struct {
+	thread *starlark.Thread
+	st     *threadState
+	prog   *effects.Program
+	dev    jit.Device
+	stdout io.Writer
+}
+
+var _ jit.Host = (*programHost)(nil)
+
+// Print writes a staged print. Ordered prints are already in order: the
+// program started after the thread's earlier ordered prints (runtime
+// token) and runs its own in token order.
+func (h *programHost) Print(e *trace.Eqn, args []jit.HostArg) error {
+	text, err := formatDebugPrint(e.Params.Str("fmt"), args)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(h.stdout, text); err != nil {
+		return fmt.Errorf("print: %v", err)
+	}
+	return nil
+}
+
+// Tap copies the operands (the program reuses its memory) and sends them to
+// the callback, which the program does not wait for.
+func (h *programHost) Tap(e *trace.Eqn, args []jit.HostArg) error {
+	cb, ok := e.Params["callback"].(*hostCallback)
+	if !ok {
+		return fmt.Errorf("id_tap: callback of type %T", e.Params["callback"])
+	}
+	leaves, err := copyHostArgs(args[:cb.nArgs], h.dev)
+	if err != nil {
+		return err
+	}
+	job := func() error { return cb.runTap(h.thread, h.dev, leaves) }
+	if _, inPlace := cb.fn.(*GoFunction); inPlace {
+		h.st.ctx.Failures.Add(runGuarded(cb.name, job))
+		return nil
+	}
+	h.prog.Tap(func() error { return onThread(h.thread, job) })
+	return nil
+}
+
+// Call runs the callback, waiting for it, and returns its results checked
+// against the declared result shapes.
+func (h *programHost) Call(e *trace.Eqn, args []jit.HostArg) ([][]byte, error) {
+	cb, ok := e.Params["callback"].(*hostCallback)
+	if !ok {
+		return nil, fmt.Errorf("call: callback of type %T", e.Params["callback"])
+	}
+	leaves, err := copyHostArgs(args, h.dev)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	job := func() error {
+		var err error
+		out, err = cb.runCall(h.thread, h.dev, leaves)
+		return err
+	}
+	if _, inPlace := cb.fn.(*GoFunction); inPlace {
+		err = runGuarded(cb.name, job)
+	} else {
+		err = h.prog.Call(func() error { return onThread(h.thread, job) })
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// onThread runs a callback job on its thread's goroutine (the mailbox
+// guarantees that) with no trace current: the callback's array operations
+// run eagerly even when the thread is waiting inside a trace.
+func onThread(th *starlark.Thread, job func() error) error {
+	var err error
+	suspendTrace(th, func() {
+		_, err = runThread(th, func() (struct{}, error) { return struct{}{}, job() })
+	})
+	return err
+}
+
+// runGuarded runs a Go callback, turning a panic into its error.
+func runGuarded(name string, job func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("callback %s panicked: %v", name, r)
+		}
+	}()
+	return job()
+}
+
+// copyHostArgs makes arrays on dev holding copies of host operands.
+func copyHostArgs(args []jit.HostArg, dev jit.Device) ([]starlark.Value, error) {
+	out := make([]starlark.Value, len(args))
+	for i, a := range args {
+		buf, err := jit.FromHost(dev, a.AVal, append([]byte(nil), a.Data...))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = newArray(buf)
+	}
+	return out, nil
+}
+
+// runTap calls the tap function (or prints, for id_print) with the tapped
+// value rebuilt from its leaves.
+func (c *hostCallback) runTap(th *starlark.Thread, dev jit.Device, leaves []starlark.Value) error {
+	arg, err := c.argTree.unflatten(leaves)
+	if err != nil {
+		return err
+	}
+	transforms := starlark.NewList(nil)
+	if c.kind == "id_print" {
+		return c.printValue(th, dev, arg, transforms)
+	}
+	kwargs := c.kwargs
+	if c.withDevice {
+		kwargs = append(append([]starlark.Tuple(nil), kwargs...), starlark.Tuple{starlark.String("device"), Device{dev}})
+	}
+	_, err = callOn(th, c.fn, starlark.Tuple{arg, transforms}, kwargs)
+	return err
+}
+
+// callOn calls fn: Starlark functions on th, Go functions directly.
+func callOn(th *starlark.Thread, fn starlark.Callable, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if g, ok := fn.(*GoFunction); ok {
+		return g.fn(args, kwargs)
+	}
+	return starlark.Call(th, fn, args, kwargs)
+}
+
+// runCall calls the function with the argument rebuilt from its leaves and
+// converts its result to the declared result types, one byte slice per
+// result leaf.
+func (c *hostCallback) runCall(th *starlark.Thread, dev jit.Device, leaves []starlark.Value) ([][]byte, error) {
+	var arg starlark.Value = starlark.None
+	if c.argTree != nil {
+		var err error
+		if arg, err = c.argTree.unflatten(leaves); err != nil {
+			return nil, err
+		}
+	}
+	var kwargs []starlark.Tuple
+	if c.withDevice {
+		kwargs = []starlark.Tuple{{starlark.String("device"), Device{dev}}}
+	}
+	res, err := callOn(th, c.fn, starlark.Tuple{arg}, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	return c.checkResult(res)
+}
+
+// checkResult converts a call's result to the declared structure and types.
+func (c *hostCallback) checkResult(res starlark.Value) ([][]byte, error) {
+	if c.resultTree == nil {
+		if res != starlark.None {
+			return nil, fmt.Errorf("call(%s): result_shape=None declares no result, but the callback returned %s", c.name, res.Type())
+		}
+		return nil, nil
+	}
+	leaves, tree, err := flattenTree("call", res)
+	if err != nil {
+		return nil, fmt.Errorf("call(%s): %v", c.name, err)
+	}
+	if !tree.equal(c.resultTree) {
+		return nil, fmt.Errorf("call(%s): the callback returned a value of structure %s, but result_shape declares %s", c.name, tree, c.resultTree)
+	}
+	out := make([][]byte, len(leaves))
+	for i, v := range leaves {
+		want := c.resultAvals[i]
+		raw, got, err := hostValueAs(v, want)
+		if err != nil {
+			return nil, fmt.Errorf("call(%s): result leaf %d: %v", c.name, i, err)
+		}
+		if !got.Shape.Equal(want.Shape) {
+			return nil, fmt.Errorf("call(%s): result leaf %d has shape %s, but result_shape declares %s (expected %s, got %s)",
+				c.name, i, shapeText(got.Shape), shapeText(want.Shape), want, got)
+		}
+		out[i] = raw
+	}
+	return out, nil
+}
+
+// hostValueAs converts a callback's result leaf (an array, a number or a
+// nested list) to want's dtype, returning its bytes and its own type.
+func hostValueAs(v starlark.Value, want trace.AVal) ([]byte, trace.AVal, error) {
+	dev, err := jit.LookupDevice("cpu:0")
+	if err != nil {
+		return nil, trace.AVal{}, err
+	}
+	a, ok := v.(*Array)
+	if !ok {
+		if a, err = asArray("call", v, dev); err != nil {
+			return nil, trace.AVal{}, err
+		}
+	}
+	if a.traced() {
+		return nil, trace.AVal{}, fmt.Errorf("the callback returned a traced value")
+	}
+	got := a.aval
+	if got.DType != want.DType {
+		if !convertible(got, want.DType) {
+			return nil, got, fmt.Errorf("dtype %s does not convert to the declared %s", got.DType.Name(), want.DType.Name())
+		}
+		if !got.Shape.Equal(want.Shape) {
+			return nil, got, nil // the shape error says more
+		}
+		if a, err = astype(a, want.DType); err != nil {
+			return nil, got, err
+		}
+	}
+	raw, err := a.hostBytes("a call result")
+	return raw, got, err
+}
+
+// convertible reports whether a callback result of type got may become
+// dtype want: weakly typed Python numbers convert to anything of their kind
+// or wider, arrays only within their kind's promotion (no float to int).
+func convertible(got trace.AVal, want trace.DType) bool {
+	if got.DType == want {
+		return true
+	}
+	if got.Weak {
+		return !(got.DType.IsFloat() && !want.IsFloat() && !want.IsComplex()) &&
+			!(got.DType.IsComplex() && !want.IsComplex())
+	}
+	t, err := trace.PromoteTypes(trace.Type{DType: got.DType}, trace.Type{DType: want})
+	return err == nil && t.DType == want
+}
+
+func shapeText(s trace.Shape) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = fmt.Sprint(d)
+	}
+	if len(s) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// formatDebugPrint fills a debug_print's {} fields with its operands in
+// NumPy's str() layout.
+func formatDebugPrint(format string, args []jit.HostArg) (string, error) {
+	var out strings.Builder
+	next := 0
+	for i := 0; i < len(format); i++ {
+		switch {
+		case strings.HasPrefix(format[i:], "{{"), strings.HasPrefix(format[i:], "}}"):
+			out.WriteByte(format[i])
+			i++
+		case strings.HasPrefix(format[i:], "{}"):
+			if next >= len(args) {
+				return "", fmt.Errorf("debug_print: fmt %q has more fields than %d arrays", format, len(args))
+			}
+			out.WriteString(hostArgStr(args[next], arrayfmt.DefaultOptions()))
+			next++
+			i++
+		default:
+			out.WriteByte(format[i])
+		}
+	}
+	return out.String(), nil
+}
+
+// hostArgStr is a host operand in NumPy's str() layout.
+func hostArgStr(a jit.HostArg, o arrayfmt.Options) string {
+	h := arrayfmt.Array{DType: a.AVal.DType.Name(), Shape: a.AVal.Shape, Data: typedSlice(a.AVal.DType, a.Data)}
+	return arrayfmt.Str(h, o)
+}

@@ -96,7 +96,7 @@ func (a *Array) String() string {
 	}
 	h, err := a.host()
 	if err != nil {
-		return fmt.Sprintf("<Array %s: %v>", a.aval.LongString(), err)
+		return a.unreadable(err)
 	}
 	return arrayfmt.Repr(h, arrayfmt.DefaultOptions())
 }
@@ -108,9 +108,20 @@ func (a *Array) Str() string {
 	}
 	h, err := a.host()
 	if err != nil {
-		return fmt.Sprintf("<Array %s: %v>", a.aval.LongString(), err)
+		return a.unreadable(err)
 	}
 	return arrayfmt.Str(h, arrayfmt.DefaultOptions())
+}
+
+// unreadable is the text of an array whose values cannot be read. When the
+// computation producing it failed, that failure is the error of the
+// statement reading it (str, repr, formatting), raised through the running
+// thread as Truth's errors are, since String cannot return one.
+func (a *Array) unreadable(err error) string {
+	if a.fut != nil {
+		failThread(err.Error())
+	}
+	return fmt.Sprintf("<Array %s: %v>", a.aval.LongString(), err)
 }
 
 // Truth follows NumPy: a size-1 array is its value; any other size has no

@@ -144,9 +144,19 @@ func (h *programHost) Call(e *trace.Eqn, args []jit.HostArg) ([][]byte, error) {
 		err = h.prog.Call(func() error { return onThread(h.thread, job) })
 	}
 	if err != nil {
-		return nil, err
+		return nil, cb.failure(err)
 	}
 	return out, nil
+}
+
+// failure is the error of a call whose callback failed: the callback's
+// message with its Starlark traceback, so the host-side cause is not lost
+// when the error surfaces where the computation's result is read.
+func (c *hostCallback) failure(err error) error {
+	if ee, ok := err.(*starlark.EvalError); ok {
+		return fmt.Errorf("call(%s) failed: %s", c.name, ee.Backtrace())
+	}
+	return err
 }
 
 // onThread runs a callback job on its thread's goroutine (the mailbox
@@ -154,10 +164,24 @@ func (h *programHost) Call(e *trace.Eqn, args []jit.HostArg) ([][]byte, error) {
 // run eagerly even when the thread is waiting inside a trace.
 func onThread(th *starlark.Thread, job func() error) error {
 	var err error
+	depth := th.CallStackDepth()
 	suspendTrace(th, func() {
 		_, err = runThread(th, func() (struct{}, error) { return struct{}{}, job() })
 	})
-	return err
+	return callbackError(err, depth)
+}
+
+// callbackError keeps, of a Starlark callback's traceback, the frames of the
+// callback itself: the callback ran nested in whatever builtin its thread
+// was waiting in, whose frames say nothing about the failure.
+func callbackError(err error, depth int) error {
+	ee, ok := err.(*starlark.EvalError)
+	if !ok || depth <= 0 || len(ee.CallStack) <= depth {
+		return err
+	}
+	c := *ee
+	c.CallStack = append(starlark.CallStack(nil), ee.CallStack[depth:]...)
+	return &c
 }
 
 // runGuarded runs a Go callback, turning a panic into its error.
@@ -240,12 +264,9 @@ func (c *hostCallback) checkResult(res starlark.Value) ([][]byte, error) {
 		}
 		return nil, nil
 	}
-	leaves, tree, err := flattenTree("call", res)
+	leaves, err := c.resultTree.flattenUpTo(res)
 	if err != nil {
-		return nil, fmt.Errorf("call(%s): %v", c.name, err)
-	}
-	if !tree.equal(c.resultTree) {
-		return nil, fmt.Errorf("call(%s): the callback returned a value of structure %s, but result_shape declares %s", c.name, tree, c.resultTree)
+		return nil, fmt.Errorf("call(%s): the callback's result does not match result_shape: %v", c.name, err)
 	}
 	out := make([][]byte, len(leaves))
 	for i, v := range leaves {

@@ -329,6 +329,9 @@ func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*Array) (starla
 	}
 	raw, err := cb.runCall(thread, dev, vals)
 	if err != nil {
+		if _, ok := err.(*starlark.EvalError); ok {
+			return nil, err // raised here: the traceback is the thread's own
+		}
 		return nil, err
 	}
 	if cb.resultTree == nil {

@@ -577,6 +577,22 @@ func jitLeaf(fn string, i int, v starlark.Value, dev jit.Device, placed bool) (*
 
 // traceAndCompile traces the function on abstract copies of the call's
 // leaves and compiles the result for the call's device.
+// shuffleSeed reads JAXSH_SHUFFLE_KERNELS: a non-zero integer makes the
+// scheduler run independent kernels in a random order drawn from that seed.
+// It is a testing aid: ordered effects must keep their order under it, since
+// their order comes from tokens, not from where kernels happen to land.
+func shuffleSeed() int64 {
+	v := os.Getenv("JAXSH_SHUFFLE_KERNELS")
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
 func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compiledFun, error) {
 	jaxpr, outTree, err := traceFunction(thread, j.fun, call, nil)
 	if err != nil {
@@ -584,6 +600,7 @@ func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compi
 	}
 	opts := jit.OptionsFor(call.dev)
 	opts.Donate = call.donate
+	opts.ShuffleSeed = shuffleSeed()
 	if dumpEnabled("ir") {
 		fmt.Fprintf(os.Stderr, "=== jaxpr of %s for (%s)\n%s\n", j.fun.Name(), strings.Join(call.sig.dynamic, ", "), jaxpr)
 	}

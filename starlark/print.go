@@ -27,6 +27,15 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 			arrays = append(arrays, a)
 		}
 	}
+	for _, a := range arrays {
+		if !a.traced() {
+			// A computation that failed raises its error here, where its
+			// result is read, rather than printing in its place.
+			if _, err := a.buffer(); err != nil {
+				return nil, err
+			}
+		}
+	}
 	ts, err := traceOf(arrays)
 	if err != nil {
 		return nil, err

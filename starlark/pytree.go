@@ -184,3 +184,78 @@ func (d *treeDef) write(b *strings.Builder) {
 // equal reports whether two structures are the same (a cache key compares
 // them by String, which is equivalent).
 func (d *treeDef) equal(o *treeDef) bool { return d.String() == o.String() }
+
+// flattenUpTo returns the subtrees of v at the leaves of d, whose structure
+// v must have down to d's leaves (below them v may hold anything: a call's
+// result leaf may be a nested list that becomes one array). A mismatch is
+// an error describing both structures.
+func (d *treeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
+	var out []starlark.Value
+	var walk func(d *treeDef, v starlark.Value) bool
+	walk = func(d *treeDef, v starlark.Value) bool {
+		switch d.kind {
+		case treeLeaf:
+			// A leaf may be a nested list of numbers (one array), not a
+			// tuple or a dict: those are structure.
+			switch v.(type) {
+			case starlark.Tuple, *starlark.Dict:
+				return false
+			}
+			out = append(out, v)
+			return true
+		case treeNone:
+			return v == starlark.None
+		case treeDict:
+			dict, ok := v.(*starlark.Dict)
+			if !ok || dict.Len() != len(d.keys) {
+				return false
+			}
+			for i, k := range d.keys {
+				child, found, _ := dict.Get(starlark.String(k))
+				if !found || !walk(d.children[i], child) {
+					return false
+				}
+			}
+			return true
+		}
+		var items []starlark.Value
+		switch x := v.(type) {
+		case starlark.Tuple:
+			if d.kind != treeTuple {
+				return false
+			}
+			items = x
+		case *starlark.List:
+			if d.kind != treeList {
+				return false
+			}
+			for i := 0; i < x.Len(); i++ {
+				items = append(items, x.Index(i))
+			}
+		default:
+			return false
+		}
+		if len(items) != len(d.children) {
+			return false
+		}
+		for i, c := range d.children {
+			if !walk(c, items[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(d, v) {
+		return nil, fmt.Errorf("the value %s does not have the structure %s", shortRepr(v), d)
+	}
+	return out, nil
+}
+
+// shortRepr is a value's repr, cut to a readable length for messages.
+func shortRepr(v starlark.Value) string {
+	s := v.String()
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}

@@ -120,7 +120,8 @@ type step struct {
 	fn    kernelFunc
 	host  hostKernelFunc // set instead of fn for a host operation
 	fused fusedRunner
-	zero  bool // the kernel needs zeroed destinations
+	ctrl  *controlRunner // set for a ControlKernel
+	zero  bool           // the kernel needs zeroed destinations
 	// block, when set, is the elementwise equation's block kernel, found at
 	// compile time: the step runs it directly.
 	block *blockKernel
@@ -231,6 +232,16 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 		x.embedded = append(x.embedded, embeddedValue{slot: slotOf(e.Var), buf: buf})
 	}
 	for _, k := range p.Kernels {
+		if k.Kind == jit.ControlKernel {
+			cr, err := b.compileControl(k, d)
+			if err != nil {
+				return nil, err
+			}
+			if err := addStep(step{eqn: k.Eqns[0], ctrl: cr}, k.Eqns[0].In, k.Eqns[0].Out); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if k.Kind != jit.OpaqueKernel {
 			// A kernel the fused compiler cannot take (none is known)
 			// still runs correctly, equation by equation.
@@ -331,16 +342,13 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 	}
 	sc := x.getScratch()
 	defer x.putScratch(sc)
-	slots := sc.slots
+	bufs := make([]*Buffer, len(args))
 	for i, a := range args {
 		buf, ok := a.(*Buffer)
 		if !ok || buf.dev != x.dev {
 			return nil, fmt.Errorf("cpu: argument %d is not a buffer on %s", i, x.dev)
 		}
-		slots[x.args[i]] = buf
-	}
-	for _, e := range x.embedded {
-		slots[e.slot] = e.buf
+		bufs[i] = buf
 	}
 	allocated := 0
 	var arena []byte
@@ -350,10 +358,44 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 		arena = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*a))), x.tempSize)
 		allocated += x.tempSize
 	}
+	out := make([]*Buffer, len(x.outputs))
+	n, err := x.run(sc, bufs, nil, arena, host, out)
+	if err != nil {
+		return nil, err
+	}
+	allocated += n
+	if execAllocHook != nil {
+		execAllocHook(x, allocated)
+	}
+	res := make([]jit.Buffer, len(out))
+	for i, b := range out {
+		res[i] = b
+	}
+	return res, nil
+}
+
+// run executes the program over the scratch sc with the given arguments
+// and arena (of tempSize bytes), writing results into res. into, when not
+// nil, gives the result buffers to write into (by result buffer index)
+// instead of allocating them: a loop runs its body that way, with nothing
+// allocated per iteration. It returns the bytes it allocated.
+func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena []byte, host jit.Host, res []*Buffer) (int, error) {
+	slots := sc.slots
+	for i, buf := range args {
+		slots[x.args[i]] = buf
+	}
+	for _, e := range x.embedded {
+		slots[e.slot] = e.buf
+	}
+	allocated := 0
 	outBuf := func(i int) *Buffer {
 		if sc.outs[i] == nil {
-			sc.outs[i] = newResultBuffer(x.dev, x.outAvals[i])
-			allocated += len(sc.outs[i].data)
+			if into != nil && into[i] != nil {
+				sc.outs[i] = into[i]
+			} else {
+				sc.outs[i] = newResultBuffer(x.dev, x.outAvals[i])
+				allocated += len(sc.outs[i].data)
+			}
 		}
 		return sc.outs[i]
 	}
@@ -411,16 +453,21 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 			runElementwise(*st.block, in, out)
 		} else if st.host != nil {
 			if err := st.host(st.eqn, in, out, host); err != nil {
-				return nil, err
+				return allocated, err
+			}
+		} else if st.ctrl != nil {
+			n, err := st.ctrl.run(in, out, arena, host)
+			allocated += n
+			if err != nil {
+				return allocated, err
 			}
 		} else if err := st.fn(st.eqn, in, out); err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", st.eqn.Pos, st.eqn.Prim.Name, err)
+			return allocated, fmt.Errorf("%s: %s: %w", st.eqn.Pos, st.eqn.Prim.Name, err)
 		}
 		for i, s := range st.out {
 			slots[s] = out[i]
 		}
 	}
-	res := make([]jit.Buffer, len(x.outputs))
 	for i, o := range x.outputs {
 		switch {
 		case o.copy != nil:
@@ -443,8 +490,5 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 			res[i] = b
 		}
 	}
-	if execAllocHook != nil {
-		execAllocHook(x, allocated)
-	}
-	return res, nil
+	return allocated, nil
 }

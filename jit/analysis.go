@@ -97,6 +97,13 @@ func (p *Program) CostAnalysis() CostAnalysis {
 		for _, v := range k.Out {
 			c.BytesAccessed += float64(bytesOf(v.Aval()))
 		}
+		if k.Control != nil {
+			bc := k.Control.cost()
+			c.Flops += bc.Flops
+			c.Transcendentals += bc.Transcendentals
+			c.BytesAccessed += bc.BytesAccessed
+			continue
+		}
 		for _, e := range k.Eqns {
 			flops, trans := eqnCost(e)
 			c.Flops += flops

@@ -31,8 +31,10 @@ const arenaAlignment = 64
 func assignBuffers(c *compilation, p *Program) error {
 	a := newAssignment(p)
 	a.chainInPlace()
+	scratch := a.controlScratch()
 	a.packTemps()
 	a.record()
+	placeControlScratch(scratch)
 	return nil
 }
 
@@ -110,8 +112,11 @@ func (a *assignment) chainInPlace() {
 				continue
 			}
 			var host *chain
+			if k.Kind == ControlKernel {
+				host = a.controlHost(k, o, t, taken)
+			}
 			for _, in := range k.In {
-				if positional[in] && !taken[in] && a.canHost(in, o, t) {
+				if host == nil && positional[in] && !taken[in] && a.canHost(in, o, t) {
 					host, taken[in] = a.chainOf[in], true
 					break
 				}

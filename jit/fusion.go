@@ -78,6 +78,9 @@ const (
 	// the equations before them compute their operands as in a LoopKernel,
 	// without materialising them. Its outputs are the reductions' results.
 	ReductionKernel
+	// ControlKernel: one control-flow equation (cond, while, scan), whose
+	// bodies are Programs of their own (Kernel.Control, control.go).
+	ControlKernel
 )
 
 // What the compiler adds to the kinds above (none changes their meaning):
@@ -105,6 +108,8 @@ func (k KernelKind) String() string {
 		return "loop"
 	case ReductionKernel:
 		return "reduction"
+	case ControlKernel:
+		return "control"
 	}
 	return "opaque"
 }

@@ -103,6 +103,7 @@ type pass struct {
 // Program from the final jaxpr; the passes after it refine the Program.
 var pipeline = []pass{
 	{name: "inline", jaxpr: inlineCalls},
+	{name: "control", jaxpr: lowerControlFlow},
 	{name: "simplify", enabled: optimizing, jaxpr: simplify},
 	{name: "fold", enabled: folding, jaxpr: foldConstants},
 	{name: "cse", enabled: optimizing, jaxpr: eliminateCommonSubexpressions},
@@ -110,6 +111,7 @@ var pipeline = []pass{
 	{name: "dce", enabled: optimizing, jaxpr: eliminateDeadCode},
 	{name: "tokens", jaxpr: threadTokens},
 	{name: "fuse", program: fuse},
+	{name: "bodies", program: compileBodies},
 	{name: "schedule", program: schedule},
 	{name: "assign-buffers", program: assignBuffers},
 }

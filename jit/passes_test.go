@@ -22,7 +22,7 @@ func TestDumpHooks(t *testing.T) {
 			ran = append(ran, strings.TrimSuffix(name, " ==="))
 		}
 	}
-	want := "inline simplify fold cse simplify-after-cse dce tokens fuse schedule assign-buffers"
+	want := "inline control simplify fold cse simplify-after-cse dce tokens fuse bodies schedule assign-buffers"
 	if got := strings.Join(ran, " "); got != want {
 		t.Errorf("dumped passes %q, want %q", got, want)
 	}
@@ -44,8 +44,8 @@ func TestPipelineOptions(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{Options{Optimize: true}, "inline simplify cse simplify-after-cse dce tokens fuse schedule assign-buffers"},
-		{Options{}, "inline tokens fuse schedule assign-buffers"},
+		{Options{Optimize: true}, "inline control simplify cse simplify-after-cse dce tokens fuse bodies schedule assign-buffers"},
+		{Options{}, "inline control tokens fuse bodies schedule assign-buffers"},
 	} {
 		var dump strings.Builder
 		tc.opts.DumpPasses = &dump

@@ -143,6 +143,8 @@ func verifyKernel(k *Kernel) error {
 		return checkFusedEqns(k.Eqns)
 	case ReductionKernel:
 		return verifyReduction(k)
+	case ControlKernel:
+		return verifyControl(k)
 	}
 	return fmt.Errorf("unknown kind %d", k.Kind)
 }
@@ -286,6 +288,9 @@ func overlaps(s, t Slice) bool {
 // inPlace reports whether loop kernel k may write b over a: k reads a
 // element for element and writes b of the same size.
 func inPlace(k *Kernel, a, b *trace.Var) bool {
+	if k.Kind == ControlKernel {
+		return controlCarryInit(k, b) == a
+	}
 	return k.Kind == LoopKernel && slices.Contains(k.Out, b) && slices.Contains(k.In, a) &&
 		bytesOf(a.Aval()) == bytesOf(b.Aval()) && a.Aval().DType.Size() == b.Aval().DType.Size() &&
 		elementwiseReads(k.Eqns, k.Out, k.Shape.Size())[a]

@@ -76,6 +76,8 @@ type Kernel struct {
 	In []*trace.Var
 	// Out lists the values the kernel writes to memory.
 	Out []*trace.Var
+	// Control holds a ControlKernel's compiled bodies and scratch memory.
+	Control *Control
 }
 
 // An Embedded constant binds Var to a value the compiler computed.

@@ -26,9 +26,12 @@ import (
 // Variables are named a, b, ... in order of first appearance. The text is
 // deterministic (golden-tested) and is what generated_code_size_in_bytes
 // counts.
-func (p *Program) String() string {
+func (p *Program) String() string { return p.text(newNamer()) }
+
+// text is String with the names of n (a body printed under its kernel
+// continues its program's names).
+func (p *Program) text(n *namer) string {
 	var b strings.Builder
-	n := newNamer()
 	m := p.memoryFigures()
 	fmt.Fprintf(&b, "program: %s, %s, %s; args %s, results %s, aliased %s, temp %s, constants %s\n",
 		plural(len(p.Kernels), "kernel"), plural(len(p.Args), "arg"), plural(len(p.Jaxpr.OutVars), "result"),
@@ -46,7 +49,7 @@ func (p *Program) String() string {
 	}
 	for i, k := range p.Kernels {
 		fmt.Fprintf(&b, "kernel %d: %s", i, k.Kind)
-		if k.Kind != OpaqueKernel {
+		if k.Kind != OpaqueKernel && k.Kind != ControlKernel {
 			fmt.Fprintf(&b, " %s[%s]", dtypeOfKernel(k), shapeDims(k.Shape))
 		}
 		b.WriteByte('\n')
@@ -60,6 +63,9 @@ func (p *Program) String() string {
 		}
 		for _, v := range k.Out {
 			fmt.Fprintf(&b, "  out  %s%s\n", n.binder(v), p.place(v))
+		}
+		if k.Control != nil {
+			k.Control.write(&b, n)
 		}
 	}
 	results := make([]string, len(p.Jaxpr.OutVars))

@@ -317,7 +317,8 @@ func TestPrimitiveTable(t *testing.T) {
 		threefry2x32 broadcast_in_dim reshape transpose squeeze slice dynamic_slice dynamic_update_slice
 		gather scatter scatter-add scatter-mul scatter-min scatter-max concatenate pad rev iota
 		reduce_sum reduce_prod reduce_max reduce_min reduce_and reduce_or argmax argmin
-		cumsum cumprod cummax cummin dot_general sort debug_print id_tap call jit optimization_barrier create_token`)
+		cumsum cumprod cummax cummin dot_general sort debug_print id_tap call jit optimization_barrier create_token
+		cond while scan`)
 	for _, name := range want {
 		p := Lookup(name)
 		if p == nil {

@@ -25,6 +25,7 @@ import (
 	"sync"
 
 	"github.com/jaxsh/jaxsh/cpu" // the cpu backend registers itself; Configure sets its device count
+	_ "github.com/jaxsh/jaxsh/cuda"
 	"github.com/jaxsh/jaxsh/jit"
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"

@@ -249,7 +249,7 @@ func (b *builder) log64(x string) string {
 	b.op("and.b64 %s, %s, 2047", eb, eb)
 	b.op("add.s64 %s, %s, -1023", eb, eb)
 	b.op("and.b64 %s, %s, 4503599627370495", mb, bits) // mantissa bits
-	b.op("or.b64 %s, %s, 4607182418800017408", mb, mb)  // exponent of 1.0
+	b.op("or.b64 %s, %s, 4607182418800017408", mb, mb) // exponent of 1.0
 	m, e := b.f64(), b.f64()
 	b.op("mov.b64 %s, %s", m, mb)
 	b.op("cvt.rn.f64.s64 %s, %s", e, eb)

@@ -313,7 +313,6 @@ func (ex *execution) hostStep(st step, host jit.Host) error {
 			total += v.Aval().Size() * v.Aval().DType.Size()
 		}
 	}
-	var lits []jit.HostArg // literal operands, in place
 	pin, err := dev.ctx.hostAlloc(total)
 	if err != nil {
 		return err
@@ -347,7 +346,6 @@ func (ex *execution) hostStep(st step, host jit.Host) error {
 				return err
 			}
 			args = append(args, jit.HostArg{AVal: l.Aval(), Data: b})
-			lits = append(lits, args[len(args)-1])
 			continue
 		}
 		v := a.(*trace.Var)
@@ -355,7 +353,6 @@ func (ex *execution) hostStep(st step, host jit.Host) error {
 		args = append(args, jit.HostArg{AVal: v.Aval(), Data: data[off : off+n : off+n]})
 		off += n
 	}
-	_ = lits
 	switch e.Prim.Name {
 	case "debug_print":
 		return host.Print(e, args)

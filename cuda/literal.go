@@ -13,7 +13,7 @@ func literalBytes(l *trace.Literal) ([]byte, error) {
 	dt := l.Aval().DType
 	out := make([]byte, dt.Size())
 	x := l.Value()
-	f, isF := toFloat(x)
+	f, _ := toFloat(x)
 	var i int64
 	switch x := x.(type) {
 	case bool:
@@ -45,6 +45,5 @@ func literalBytes(l *trace.Literal) ([]byte, error) {
 	default:
 		return nil, unsupported("a %s literal", dt)
 	}
-	_ = isF
 	return out, nil
 }

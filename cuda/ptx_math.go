@@ -343,16 +343,17 @@ func (b *builder) sincos64(x string, cos bool) string {
 	// sin r = r + r³·(-1/3! + r²/5! - ... - r^16/19!)
 	// cos r = 1 - r²/2 + r⁴·(1/4! - r²/6! + ... + r^16/20!)
 	var cs, cc []float64
-	f, sgn := 1.0, -1.0
+	f := 1.0
 	for n := 2; n <= 20; n++ {
 		f *= float64(n)
+		sgn := 1.0 // the sign of r^n/n! in the series: (-1)^floor(n/2)
+		if (n/2)%2 == 1 {
+			sgn = -1
+		}
 		if n%2 == 1 {
 			cs = append(cs, sgn/f)
 		} else if n >= 4 {
-			cc = append(cc, -sgn/f)
-		}
-		if n%2 == 1 {
-			sgn = -sgn
+			cc = append(cc, sgn/f)
 		}
 	}
 	ps := b.horner(r2, cs)

@@ -1,0 +1,263 @@
+package starlark
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// Tracing for control flow (lax_control.go). As in JAX, a body is traced
+// once into a jaxpr of its own, in a sub-trace of the trace the construct
+// is recorded in: values it closes over (tracers of enclosing traces,
+// concrete arrays) become leading inputs of the body jaxpr and operands of
+// the control-flow equation (JAX's consts). Outside any trace, the
+// construct itself is traced into a one-equation jaxpr that is compiled and
+// run like a jitted function: loops outside jit are the same compiled loops.
+
+// A bodyTrace is one traced body.
+type bodyTrace struct {
+	jaxpr    *trace.Jaxpr // inputs: the closed-over values, then the arguments
+	consts   []*Array     // the closed-over values, operands of the equation
+	outTree  *treeDef
+	outAvals []trace.AVal
+}
+
+// traceBody traces fn on traced arguments of avals in a sub-trace of outer.
+// fn returns a pytree of arrays and numbers (numbers become weakly typed
+// arrays).
+func traceBody(outer *traceState, name string, avals []trace.AVal, fn func(args []*Array) (starlark.Value, error)) (*bodyTrace, error) {
+	ts := &traceState{b: trace.NewBuilder(), thread: outer.thread, name: name, dev: outer.dev, parent: outer}
+	defer func() { ts.done = true }()
+	args := make([]*Array, len(avals))
+	for i, a := range avals {
+		args[i] = newTracedArray(ts, ts.b.Input(a))
+	}
+	result, err := withTrace(ts, func() (starlark.Value, error) { return fn(args) })
+	if err != nil {
+		return nil, err
+	}
+	leaves, tree, err := flattenTree(name, result)
+	if err != nil {
+		return nil, err
+	}
+	outs := make([]trace.Atom, len(leaves))
+	bt := &bodyTrace{outTree: tree}
+	for i, l := range leaves {
+		a, err := leafArray(name, l, ts.dev)
+		if err != nil {
+			return nil, err
+		}
+		if outs[i], err = ts.atomOf(a); err != nil {
+			return nil, err
+		}
+		bt.outAvals = append(bt.outAvals, outs[i].Aval())
+	}
+	inner, err := ts.b.Build(outs)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range inner.Consts {
+		switch c := c.(type) {
+		case *Array:
+			bt.consts = append(bt.consts, c)
+		case jit.Buffer:
+			bt.consts = append(bt.consts, newArray(c))
+		default:
+			return nil, fmt.Errorf("internal error: constant of type %T in %s", c, name)
+		}
+	}
+	bt.jaxpr = &trace.Jaxpr{
+		InVars:  append(append([]*trace.Var(nil), inner.ConstVars...), inner.InVars...),
+		OutVars: inner.OutVars,
+		Eqns:    inner.Eqns,
+		Effects: inner.Effects,
+	}
+	return bt, nil
+}
+
+// leafArray converts a pytree leaf a body returned: arrays as they are,
+// numbers as weakly typed arrays.
+func leafArray(name string, l starlark.Value, dev jit.Device) (*Array, error) {
+	if a, ok := l.(*Array); ok {
+		return a, nil
+	}
+	if t, ok := scalarType(l); ok {
+		return arrayFromValue(name, l, t, dev)
+	}
+	return nil, fmt.Errorf("%s returned a %s inside its result; it must return arrays, numbers, or tuples, lists and dicts of them", name, l.Type())
+}
+
+// leavesToArrays converts operand leaves (arrays and numbers) to arrays.
+func leavesToArrays(name string, leaves []starlark.Value, dev jit.Device) ([]*Array, error) {
+	out := make([]*Array, len(leaves))
+	for i, l := range leaves {
+		a, err := leafArray(name, l, dev)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+func avalsOf(arrays []*Array) []trace.AVal {
+	out := make([]trace.AVal, len(arrays))
+	for i, a := range arrays {
+		out[i] = a.aval
+	}
+	return out
+}
+
+func valuesOf(arrays []*Array) []starlark.Value {
+	out := make([]starlark.Value, len(arrays))
+	for i, a := range arrays {
+		out[i] = a
+	}
+	return out
+}
+
+// leafPaths names each leaf of a tree as Python indexes it from root:
+// carry[0]['x'].
+func leafPaths(root string, d *treeDef) []string {
+	var out []string
+	var walk func(path string, d *treeDef)
+	walk = func(path string, d *treeDef) {
+		switch d.kind {
+		case treeLeaf:
+			out = append(out, path)
+		case treeDict:
+			for i, k := range d.keys {
+				walk(path+"["+strconv.Quote(k)+"]", d.children[i])
+			}
+		case treeTuple, treeList:
+			for i, c := range d.children {
+				walk(path+"["+strconv.Itoa(i)+"]", c)
+			}
+		}
+	}
+	walk(root, d)
+	return out
+}
+
+// avalText is how messages show a leaf's type: float32[3], with "weak"
+// where that is the difference.
+func avalText(a trace.AVal) string { return a.LongString() }
+
+// carryMismatch compares a loop body's output carry with its input: the
+// structure must be the same and every leaf of the same shape and dtype.
+// Where only a weakly typed input leaf differs from the output, promote
+// lists the leaves whose input may take the output's type (JAX retraces
+// with them); any other difference is an error naming the leaf.
+func carryMismatch(what, root string, in *treeDef, inAvals []trace.AVal, out *treeDef, outAvals []trace.AVal) (promote []int, err error) {
+	if !in.equal(out) {
+		return nil, fmt.Errorf("%s must return a carry with the structure of its input: got %s, want %s", what, out, in)
+	}
+	paths := leafPaths(root, in)
+	var errs []string
+	for i, a := range inAvals {
+		b := outAvals[i]
+		if a.SameType(b) {
+			continue
+		}
+		if a.Weak && a.Shape.Equal(b.Shape) {
+			promote = append(promote, i)
+			continue
+		}
+		errs = append(errs, fmt.Sprintf("the carry leaf %s is %s on input but %s on output", paths[i], avalText(a), avalText(b)))
+	}
+	if errs != nil {
+		return nil, fmt.Errorf("%s must return a carry of the same types as its input: %s", what, strings.Join(errs, "; "))
+	}
+	return promote, nil
+}
+
+// promoteLeaves converts the given weak leaves to the body's output types.
+func promoteLeaves(arrays []*Array, promote []int, outAvals []trace.AVal) error {
+	for _, i := range promote {
+		c, err := convertType(arrays[i], outAvals[i].Type())
+		if err != nil {
+			return err
+		}
+		arrays[i] = c
+	}
+	return nil
+}
+
+// currentTraceOf is the trace active on thread, or nil.
+func currentTraceOf(thread *starlark.Thread) *traceState {
+	ts, _ := thread.Local(currentTraceKey).(*traceState)
+	return ts
+}
+
+// controlFlow records a control-flow construct: build records it into ts
+// and returns its result pytree. Inside a trace, ts is that trace. Outside,
+// ts is a fresh top-level trace on dev (the operands' device), whose jaxpr
+// is compiled and run at once, asynchronously as a jitted call is, with the
+// concrete operands passed as its constants.
+func controlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, error), build func(ts *traceState) (starlark.Value, error)) (starlark.Value, error) {
+	if ts := currentTraceOf(thread); ts != nil {
+		return build(ts)
+	}
+	d, err := dev()
+	if err != nil {
+		return nil, err
+	}
+	top := &traceState{b: trace.NewBuilder(), thread: thread, name: name, dev: d}
+	result, err := withTrace(top, func() (starlark.Value, error) { return build(top) })
+	defer func() { top.done = true }()
+	if err != nil {
+		return nil, err
+	}
+	leaves, tree, err := flattenTree(name, result)
+	if err != nil {
+		return nil, err
+	}
+	outs := make([]trace.Atom, len(leaves))
+	for i, l := range leaves {
+		a, ok := l.(*Array)
+		if !ok {
+			return nil, fmt.Errorf("internal error: %s produced a %s", name, l.Type())
+		}
+		if outs[i], err = top.atomOf(a); err != nil {
+			return nil, err
+		}
+	}
+	jaxpr, err := top.b.Build(outs)
+	if err != nil {
+		return nil, err
+	}
+	opts := jit.OptionsFor(d)
+	program, exe, err := jit.CompileOnWith(d, jaxpr, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	consts := make([]jit.Buffer, len(jaxpr.Consts))
+	for i, c := range jaxpr.Consts {
+		b, ok := c.(jit.Buffer)
+		if !ok {
+			return nil, fmt.Errorf("internal error: %s captured a %T", name, c)
+		}
+		consts[i] = b
+	}
+	p := dispatch(thread, d, jaxpr.Effects, nil, name, func(host jit.Host) ([]jit.Buffer, error) {
+		return exe.Execute(consts, host)
+	})
+	results := make([]starlark.Value, len(jaxpr.OutVars))
+	for i, ov := range program.Jaxpr.OutVars {
+		r := newPendingArray(p, i, ov.Aval())
+		if i < len(program.OutAliases) && program.OutAliases[i] >= 0 {
+			r.shared = true // an operand returned as it is
+		}
+		for k, prev := range program.Jaxpr.OutVars[:i] {
+			if prev == ov {
+				results[k].(*Array).shared, r.shared = true, true
+			}
+		}
+		results[i] = r
+	}
+	return tree.unflatten(results)
+}

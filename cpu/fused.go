@@ -235,6 +235,16 @@ type loopKernel struct {
 
 func (k *loopKernel) run(in, out []*Buffer) {
 	bl := k.prog.blockLen
+	if k.size <= max(bl, grainElements) {
+		// One chunk: run it here, without a closure (a loop body's small
+		// kernels run millions of times).
+		s := k.prog.acquire(in, out)
+		for b := 0; b < k.size; b += bl {
+			s.runBlock(b, min(bl, k.size-b))
+		}
+		k.prog.release(s)
+		return
+	}
 	pool.parallelFor(k.size, max(bl, grainElements), func(lo, hi int) {
 		s := k.prog.acquire(in, out)
 		for b := lo; b < hi; b += bl {

@@ -32,6 +32,10 @@ type threadState struct {
 	mu       sync.Mutex
 	unread   []*pending // failed programs with effects whose results nobody read
 	draining bool       // the thread is running posted callbacks (no nested drain)
+	// running counts the entry points (runThread) running the thread now.
+	// A Starlark thread runs on one goroutine at a time, so while it is
+	// running, code waiting for its programs runs there.
+	running atomic.Int32
 }
 
 // stateOf returns the thread's effect state, making it on first use.
@@ -42,17 +46,6 @@ func stateOf(th *starlark.Thread) *threadState {
 	s := &threadState{ctx: effects.NewContext()}
 	th.SetLocal(effectsKey, s)
 	return s
-}
-
-// runningState returns the effect state of the thread running on this
-// goroutine, or nil (a Go caller outside any script).
-func runningState() (*starlark.Thread, *threadState) {
-	th, ok := runningThreads.Load(goroutineID())
-	if !ok {
-		return nil, nil
-	}
-	thread := th.(*starlark.Thread)
-	return thread, stateOf(thread)
 }
 
 // A pending is one dispatched program's results: outs is written by the
@@ -74,9 +67,17 @@ func (p *pending) wait() error {
 	select {
 	case <-p.done.Done():
 	default:
-		if th, st := runningState(); st != nil && th.Local(currentTraceKey) == nil {
+		// The reader is the dispatching thread (a program's results are
+		// read by the thread that made them, in all but contrived cases:
+		// globals shared between threads are complete once the script that
+		// computed them ended), so it runs that thread's callbacks while it
+		// waits. Finding the thread from the goroutine instead would cost a
+		// stack trace per read.
+		th := p.th
+		st := stateOf(th)
+		if st.running.Load() > 0 && th.Local(currentTraceKey) == nil {
 			st.ctx.Mailbox.Await(p.done)
-		} else if st != nil {
+		} else if st.running.Load() > 0 {
 			// While tracing, callbacks must not run (their array ops would be
 			// staged into the trace): run them with the trace suspended.
 			suspendTrace(th, func() { st.ctx.Mailbox.Await(p.done) })

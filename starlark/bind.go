@@ -5,6 +5,7 @@ import (
 
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
 )
 
 // bind applies a primitive to arrays, all on one device, and returns its
@@ -101,8 +102,14 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 	if err != nil {
 		return nil, err
 	}
-	th, _ := runningState()
-	if th == nil {
+	var th *starlark.Thread
+	for _, a := range args {
+		if a.fut != nil {
+			th = a.fut.th // the thread whose programs compute the operands
+			break
+		}
+	}
+	if th == nil || stateOf(th).running.Load() == 0 {
 		for _, a := range args {
 			if _, err := a.buffer(); err != nil {
 				return nil, err

@@ -160,14 +160,13 @@ func (c *hostCallback) failure(err error) error {
 }
 
 // onThread runs a callback job on its thread's goroutine (the mailbox
-// guarantees that) with no trace current: the callback's array operations
-// run eagerly even when the thread is waiting inside a trace.
+// guarantees that, and the thread is registered there: it is waiting
+// inside one of its builtins) with no trace current: the callback's array
+// operations run eagerly even when the thread is waiting inside a trace.
 func onThread(th *starlark.Thread, job func() error) error {
 	var err error
 	depth := th.CallStackDepth()
-	suspendTrace(th, func() {
-		_, err = runThread(th, func() (struct{}, error) { return struct{}{}, job() })
-	})
+	suspendTrace(th, func() { err = threadError(th, job()) })
 	return callbackError(err, depth)
 }
 

@@ -40,7 +40,10 @@ func runThread[T any](thread *starlark.Thread, fn func() (T, error)) (T, error) 
 	id := goroutineID()
 	prev, hadPrev := runningThreads.Load(id)
 	runningThreads.Store(id, thread)
+	st := stateOf(thread)
+	st.running.Add(1)
 	defer func() {
+		st.running.Add(-1)
 		if hadPrev {
 			runningThreads.Store(id, prev)
 		} else {
@@ -48,14 +51,20 @@ func runThread[T any](thread *starlark.Thread, fn func() (T, error)) (T, error) 
 		}
 	}()
 	v, err := fn()
+	return v, threadError(thread, err)
+}
+
+// threadError turns the cancellation failThread caused into the error it
+// recorded; other errors pass through.
+func threadError(thread *starlark.Thread, err error) error {
 	if err != nil {
 		if te, ok := thread.Local(truthErrorKey).(*starlark.EvalError); ok && te != nil {
 			thread.SetLocal(truthErrorKey, nil)
 			thread.Uncancel()
-			return v, te
+			return te
 		}
 	}
-	return v, err
+	return err
 }
 
 // failTruth records msg as the error of the thread running on this

@@ -87,15 +87,48 @@ func (e *Event) Wait() error {
 func Go(deps []*Event, work func() error) *Event {
 	ev := NewEvent()
 	deps = append([]*Event(nil), deps...) // the caller may reuse its slice
-	go func() {
+	startWorker(func() {
 		for _, d := range deps {
 			if d != nil {
 				<-d.done
 			}
 		}
 		complete(ev, work)
-	}()
+	})
 	return ev
+}
+
+// Work runs on goroutines that stay for more once they finish (up to
+// maxIdleWorkers of them parked): a fresh goroutine per program would start
+// with a small stack and grow it, by copying, every time a kernel needs a
+// deep one, which costs more than the kernel of a small program. Each piece
+// of work still gets a goroutine of its own while it runs, so nothing
+// waits behind unrelated work.
+var (
+	idleWorkers = make(chan func())
+	idleCount   atomic.Int32
+)
+
+const maxIdleWorkers = 32
+
+func startWorker(f func()) {
+	select {
+	case idleWorkers <- f: // a parked worker takes it
+	default:
+		go worker(f)
+	}
+}
+
+func worker(f func()) {
+	for {
+		f()
+		if idleCount.Add(1) > maxIdleWorkers {
+			idleCount.Add(-1)
+			return
+		}
+		f = <-idleWorkers
+		idleCount.Add(-1)
+	}
 }
 
 // errGoexit completes the event of work that ended its goroutine with

@@ -56,6 +56,8 @@ type pending struct {
 	dev  jit.Device
 	// th dispatched the program: its mailbox runs the program's callbacks.
 	th *starlark.Thread
+	// hostOps is set when the program may post callbacks to th.
+	hostOps bool
 	// read is set once someone has waited for the results: a failure that
 	// was read is not raised again by the next barrier.
 	read atomic.Bool
@@ -81,6 +83,8 @@ func (p *pending) wait() error {
 			// While tracing, callbacks must not run (their array ops would be
 			// staged into the trace): run them with the trace suspended.
 			suspendTrace(th, func() { st.ctx.Mailbox.Await(p.done) })
+		} else if !p.hostOps {
+			p.done.Wait() // nothing for the thread to run meanwhile
 		} else {
 			// A Go caller reading a result after the thread returned: it
 			// stands in for the thread, running the callbacks the program
@@ -178,7 +182,7 @@ func dispatch(th *starlark.Thread, dev jit.Device, effs trace.Effects, inputs []
 			deps = append(deps, ev)
 		}
 	}
-	p := &pending{dev: dev, th: th}
+	p := &pending{dev: dev, th: th, hostOps: len(effs) > 0}
 	stdout := stdoutOf(th)
 	p.done = st.ctx.Dispatch(dev.String(), effectKinds(dev, effs), deps, func(prog *effects.Program) error {
 		for _, a := range inputs {

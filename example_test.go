@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -138,4 +139,88 @@ func ExampleToSlice() {
 	// Array([1, -2], dtype=bfloat16)
 	// [0x3f80 0xc000] [2]
 	// jaxsh.ToSlice: array of dtype bfloat16 read as []float32 (dtype float32)
+}
+
+// A Go function registered as a global can be an id_tap callback: it
+// receives the runtime value every time the compiled program runs.
+func ExampleFunc() {
+	var mu sync.Mutex
+	var seen []float32
+	record := jaxsh.Func("record", func(args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		data, _, err := jaxsh.ToSlice[float32](args[0])
+		if err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		seen = append(seen, data...)
+		mu.Unlock()
+		return starlark.None, nil
+	})
+	interp := jaxsh.New(jaxsh.Options{Globals: starlark.StringDict{"record": record}})
+	_, err := interp.RunString(context.Background(), "tap.star", `
+f = jit(lambda x: id_tap(record, x * 2) + 1)
+for i in range(3):
+    f(jnp.float32(i))
+`, nil)
+	if err != nil {
+		fmt.Println(jaxsh.FormatError(err))
+	}
+	fmt.Println(seen) // the end of the script waited for every tap
+	// Output:
+	// [0 2 4]
+}
+
+// Two goroutines, each with its own Thread, call jitted functions that
+// print: each sees its own prints in its own order, while both run at once.
+func ExampleThread() {
+	ctx := context.Background()
+	interp := jaxsh.New(jaxsh.Options{})
+	globals, err := interp.RunString(ctx, "steps.star", `
+@jit
+def step(x, i):
+    print("step", i, "sum", x.sum())
+    return x + 1
+`, nil)
+	if err != nil {
+		fmt.Println(jaxsh.FormatError(err))
+		return
+	}
+	outs := make([]strings.Builder, 2)
+	var wg sync.WaitGroup
+	for g := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			th, err := interp.NewThread(fmt.Sprint("g", g), &outs[g])
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			var x starlark.Value
+			x, _ = jaxsh.NewArray(interp, []float32{float32(g), 0}, []int{2})
+			for i := 0; i < 3; i++ {
+				// Returns at once; the next call's input is still being computed.
+				if x, err = th.Call(ctx, globals["step"], x, starlark.MakeInt(i)); err != nil {
+					fmt.Println(jaxsh.FormatError(err))
+					return
+				}
+			}
+			if err := th.Close(); err != nil {
+				fmt.Println(err)
+			}
+		}()
+	}
+	wg.Wait()
+	for g := range outs {
+		fmt.Printf("goroutine %d:\n%s", g, outs[g].String())
+	}
+	// Output:
+	// goroutine 0:
+	// step 0 sum 0.0
+	// step 1 sum 2.0
+	// step 2 sum 4.0
+	// goroutine 1:
+	// step 0 sum 1.0
+	// step 1 sum 3.0
+	// step 2 sum 5.0
 }

@@ -109,6 +109,14 @@ const stdoutKey = "jaxsh.stdout"
 // (jaxsh --log-compiles). Call it before NewThread.
 func (s *Session) LogCompiles(w io.Writer) { s.logCompiles = w }
 
+// NewThreadWriting is NewThread for a thread whose prints (and those of
+// the programs it dispatches) go to w instead of the session's stdout.
+func (s *Session) NewThreadWriting(name string, w io.Writer) *starlark.Thread {
+	th := s.NewThread(name)
+	th.SetLocal(stdoutKey, &lockedWriter{w: w})
+	return th
+}
+
 // NewThread returns a thread whose print and load go through the session.
 func (s *Session) NewThread(name string) *starlark.Thread {
 	th := &starlark.Thread{Name: name, Load: s.load}

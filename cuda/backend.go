@@ -24,6 +24,11 @@ func init() { probe() }
 
 func probe() {
 	probeOnce.Do(func() {
+		defer func() {
+			if unavailable != "" {
+				jit.SetUnavailable("cuda", unavailable)
+			}
+		}()
 		n, err := initDriver()
 		switch {
 		case err != nil:

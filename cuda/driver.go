@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -198,6 +199,9 @@ func loadFrom(path string) (d *driverAPI, err error) {
 	}
 	h, err := dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
+		if strings.HasPrefix(err.Error(), path+":") { // dlerror names the library already
+			return nil, fmt.Errorf("no CUDA driver: %v", err)
+		}
 		return nil, fmt.Errorf("no CUDA driver: %s: %v", path, err)
 	}
 	d = &driverAPI{}

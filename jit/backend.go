@@ -73,6 +73,23 @@ func RegisterBackend(b Backend) {
 	backends[b.Platform()] = b
 }
 
+var unavailable sync.Map // platform -> why its backend did not register
+
+// SetUnavailable records why a platform's backend did not register (no
+// driver, no device), for the messages of anything that asks for it.
+func SetUnavailable(platform, reason string) { unavailable.Store(platform, reason) }
+
+// Unavailable returns why a platform has no backend, or "" when it has one
+// or nothing was recorded.
+func Unavailable(platform string) string {
+	if LookupBackend(platform) != nil {
+		return ""
+	}
+	r, _ := unavailable.Load(platform)
+	s, _ := r.(string)
+	return s
+}
+
 // LookupBackend returns the backend of a platform, or nil.
 func LookupBackend(platform string) Backend {
 	backendsMu.RLock()
@@ -112,6 +129,9 @@ func LookupDevice(name string) (Device, error) {
 	}
 	b := LookupBackend(platform)
 	if b == nil {
+		if why := Unavailable(platform); why != "" {
+			return nil, fmt.Errorf("no %s devices available (device %q): %s", platform, name, why)
+		}
 		return nil, fmt.Errorf("no %s devices available (device %q)", platform, name)
 	}
 	devs := b.Devices()

@@ -152,6 +152,9 @@ func builtinDevices(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	}
 	devs := jit.Devices(name)
 	if len(devs) == 0 {
+		if why := jit.Unavailable(name); why != "" {
+			return nil, fmt.Errorf("devices: no %s devices available: %s", name, why)
+		}
 		return nil, fmt.Errorf("devices: no %s devices available", name)
 	}
 	out := make([]starlark.Value, len(devs))

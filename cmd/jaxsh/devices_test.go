@@ -109,3 +109,23 @@ func TestBadDeviceFlagsAreUsageErrors(t *testing.T) {
 		t.Errorf("REPL with --device cuda: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// Without an NVIDIA driver the same binary lists only CPU devices, and
+// asking for a CUDA device says why there is none (SPEC §6, issue 8).
+func TestNoCUDADriverRunsOnCPU(t *testing.T) {
+	code, out, errOut := runJaxshProcess(t, "", "", "-c", "print(devices())")
+	if strings.Contains(out, "cuda") {
+		t.Skipf("a CUDA device is present: %s", out)
+	}
+	if code != 0 || out != "[cpu:0]\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, _, errOut = runJaxshProcess(t, "", "", "-c", "devices('cuda')")
+	if code != 1 || !strings.Contains(errOut, "no cuda devices available: no CUDA") {
+		t.Errorf("devices('cuda'): exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runJaxshProcess(t, "", "", "--device", "cuda", "-c", "print(1)")
+	if code != 2 || !strings.Contains(errOut, "no CUDA") {
+		t.Errorf("--device cuda: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -129,6 +129,22 @@ func (m *Mailbox) Await(ev *Event) error {
 	}
 }
 
+// AwaitOr is Await that also returns, reporting false, once stop is closed
+// (an interrupted wait: the event may still be pending). A nil stop never
+// closes.
+func (m *Mailbox) AwaitOr(ev *Event, stop <-chan struct{}) bool {
+	for {
+		m.Drain()
+		select {
+		case <-ev.Done():
+			return true
+		case <-stop:
+			return false
+		case <-m.wake:
+		}
+	}
+}
+
 // Close ends the mailbox: jobs still pending fail with ErrClosed, and later
 // posts fail at once with ErrClosed, so a program whose thread has ended
 // gets an error instead of waiting forever for a callback. A job already

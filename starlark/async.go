@@ -1,6 +1,7 @@
 package starlark
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -32,6 +33,9 @@ type threadState struct {
 	mu       sync.Mutex
 	unread   []*pending // failed programs with effects whose results nobody read
 	draining bool       // the thread is running posted callbacks (no nested drain)
+	// stop is closed when the thread is interrupted (Ctrl-C in the REPL),
+	// ending its waits for results; nil until a wait needs one.
+	stop chan struct{}
 	// running counts the entry points (runThread) running the thread now.
 	// A Starlark thread runs on one goroutine at a time, so while it is
 	// running, code waiting for its programs runs there.
@@ -47,6 +51,31 @@ func stateOf(th *starlark.Thread) *threadState {
 	th.SetLocal(effectsKey, s)
 	return s
 }
+
+// stopChan returns the channel an interruption of the thread closes.
+func (st *threadState) stopChan() <-chan struct{} {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.stop == nil {
+		st.stop = make(chan struct{})
+	}
+	return st.stop
+}
+
+// interrupt ends the thread's current waits for results; later waits
+// wait again.
+func (st *threadState) interrupt() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.stop != nil {
+		close(st.stop)
+		st.stop = nil
+	}
+}
+
+// errWaitInterrupted is the error of a read interrupted before its result
+// was ready; the computation goes on in the background.
+var errWaitInterrupted = errors.New("interrupted while waiting for a result")
 
 // A pending is one dispatched program's results: outs is written by the
 // program before done is set, and read only after.
@@ -77,12 +106,14 @@ func (p *pending) wait() error {
 		// stack trace per read.
 		th := p.th
 		st := stateOf(th)
-		if st.running.Load() > 0 && th.Local(currentTraceKey) == nil {
-			st.ctx.Mailbox.Await(p.done)
-		} else if st.running.Load() > 0 {
+		if st.running.Load() > 0 {
 			// While tracing, callbacks must not run (their array ops would be
 			// staged into the trace): run them with the trace suspended.
-			suspendTrace(th, func() { st.ctx.Mailbox.Await(p.done) })
+			done := true
+			suspendTrace(th, func() { done = st.ctx.Mailbox.AwaitOr(p.done, st.stopChan()) })
+			if !done {
+				return errWaitInterrupted
+			}
 		} else if !p.hostOps {
 			p.done.Wait() // nothing for the thread to run meanwhile
 		} else {

@@ -22,6 +22,7 @@ type REPL struct {
 	session *Session
 	thread  *starlark.Thread
 	globals starlark.StringDict
+	effects *threadState // the thread's, kept here for Interrupt's goroutine
 
 	interrupted atomic.Bool // Interrupt was called since the current Exec began
 }
@@ -57,7 +58,8 @@ func (s *Session) NewREPL() *REPL {
 	for k, v := range s.predeclared {
 		g[k] = v
 	}
-	return &REPL{session: s, thread: s.NewThread("main"), globals: g}
+	th := s.NewThread("main")
+	return &REPL{session: s, thread: th, globals: g, effects: stateOf(th)}
 }
 
 // Close ends the REPL's thread after the implicit barrier: it waits for
@@ -125,10 +127,12 @@ func (r *REPL) Exec(f *syntax.File) error {
 
 // Interrupt stops the chunk that Exec is running at its next step, and makes
 // that Exec return ErrInterrupted; between chunks it has no effect. A Go
-// builtin that is already running (a large kernel) finishes first.
+// builtin that is already running (a large kernel) finishes first, but a
+// wait for a computation's result ends at once (the computation goes on).
 func (r *REPL) Interrupt() {
 	r.interrupted.Store(true)
 	r.thread.Cancel(ErrInterrupted.Error())
+	r.effects.interrupt() // a wait for a result ends too
 }
 
 // Complete returns the completions of prefix, a name or a dotted chain of

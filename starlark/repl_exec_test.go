@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.starlark.net/starlark"
 )
 
 // replChunks feeds src to a fresh REPL chunk by chunk, as the repl package
@@ -225,5 +227,49 @@ func TestREPLComplete(t *testing.T) {
 	}
 	if got := r.Complete("pr"); !slices.Contains(got, "print") {
 		t.Errorf("Complete(\"pr\") = %q lacks print", got)
+	}
+}
+
+// Ctrl-C while a statement waits for a long computation's result returns to
+// the prompt; the computation finishes in the background, and the session
+// goes on.
+func TestREPLInterruptStopsAWaitForAResult(t *testing.T) {
+	release := make(chan struct{})
+	block := NewGoFunction("block", func(args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		<-release // the computation is "long" until the test says so
+		return args[0], nil
+	})
+	var out bytes.Buffer
+	r := NewSession(&out, starlark.StringDict{"block": block}).NewREPL()
+	replChunks(t, r, "f = jit(lambda x: call(block, x, result_shape=x) + 1)\ny = f(jnp.ones(2))\n")
+	done := make(chan error)
+	go func() {
+		f, err := r.Parse(linesOf("print(y)\n"))
+		if err == nil {
+			err = r.Exec(f)
+		}
+		done <- err
+	}()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	var err error
+wait:
+	for {
+		select {
+		case err = <-done:
+			break wait
+		case <-tick.C:
+			r.Interrupt()
+		case <-time.After(5 * time.Second):
+			t.Fatal("the wait was not interrupted")
+		}
+	}
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("Exec returned %v, want ErrInterrupted", err)
+	}
+	close(release)
+	out.Reset()
+	if errs := replChunks(t, r, "print(y)\n"); len(errs) != 0 || out.String() != "[2. 2.]\n" {
+		t.Errorf("after the interrupt: errors %q, output %q", errs, out.String())
 	}
 }

@@ -8,23 +8,30 @@ import (
 	"github.com/jaxsh/jaxsh/trace"
 )
 
+// toInt is a literal's value (bool, int64 or float64) as an integer; false
+// for anything else.
+func toInt(x any) (int64, bool) {
+	switch x := x.(type) {
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case int64:
+		return x, true
+	case float64:
+		return int64(x), true
+	}
+	return 0, false
+}
+
 // literalBytes is a literal scalar in FromHost's layout.
 func literalBytes(l *trace.Literal) ([]byte, error) {
 	dt := l.Aval().DType
 	out := make([]byte, dt.Size())
 	x := l.Value()
 	f, _ := toFloat(x)
-	var i int64
-	switch x := x.(type) {
-	case bool:
-		if x {
-			i = 1
-		}
-	case int64:
-		i = x
-	case float64:
-		i = int64(x)
-	}
+	i, _ := toInt(x)
 	switch dt {
 	case trace.Bool, trace.Int8, trace.Uint8:
 		out[0] = byte(i)

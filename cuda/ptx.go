@@ -327,17 +327,8 @@ func (b *builder) constant(x any, dt trace.DType) (val, error) {
 		b.op("mov.f64 %s, %s", r, f64Imm(f))
 		return val{r, dt}, nil
 	}
-	var i int64
-	switch x := x.(type) {
-	case bool:
-		if x {
-			i = 1
-		}
-	case int64:
-		i = x
-	case float64:
-		i = int64(x)
-	default:
+	i, ok := toInt(x)
+	if !ok {
 		return val{}, unsupported("literal %v of %s", x, dt)
 	}
 	if dt == trace.Int64 {

@@ -148,27 +148,32 @@ func TestREPLInterruptStopsAnEndlessLoop(t *testing.T) {
 		}
 		done <- err
 	}()
-	// Interrupt until the loop has provably started and then stopped: an
-	// Interrupt before Exec begins is forgotten, by design.
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	var err error
-wait:
-	for {
-		select {
-		case err = <-done:
-			break wait
-		case <-tick.C:
-			r.Interrupt()
-		case <-time.After(5 * time.Second):
-			t.Fatal("the loop was not interrupted")
-		}
-	}
-	if !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("Exec returned %v, want ErrInterrupted", err)
-	}
+	interruptUntilDone(t, r, done)
 	if errs := replChunks(t, r, "n > 0\n"); len(errs) != 0 || out.String() != "True\n" {
 		t.Errorf("after the interrupt: errors %q, output %q", errs, out)
+	}
+}
+
+// interruptUntilDone interrupts r until the Exec reporting on done has
+// provably started and then stopped (an Interrupt before Exec begins is
+// forgotten, by design), and checks that it stopped for the interrupt.
+func interruptUntilDone(t *testing.T, r *REPL, done <-chan error) {
+	t.Helper()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrInterrupted) {
+				t.Fatalf("Exec returned %v, want ErrInterrupted", err)
+			}
+			return
+		case <-tick.C:
+			r.Interrupt()
+		case <-timeout:
+			t.Fatal("the statement was not interrupted")
+		}
 	}
 }
 
@@ -250,23 +255,7 @@ func TestREPLInterruptStopsAWaitForAResult(t *testing.T) {
 		}
 		done <- err
 	}()
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	var err error
-wait:
-	for {
-		select {
-		case err = <-done:
-			break wait
-		case <-tick.C:
-			r.Interrupt()
-		case <-time.After(5 * time.Second):
-			t.Fatal("the wait was not interrupted")
-		}
-	}
-	if !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("Exec returned %v, want ErrInterrupted", err)
-	}
+	interruptUntilDone(t, r, done)
 	close(release)
 	out.Reset()
 	if errs := replChunks(t, r, "print(y)\n"); len(errs) != 0 || out.String() != "[2. 2.]\n" {

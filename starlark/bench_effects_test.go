@@ -71,3 +71,13 @@ func BenchmarkJitCallOrderedPrint(b *testing.B) {
 func BenchmarkJitCallUnorderedPrint(b *testing.B) {
 	benchEval(b, "f = jit(lambda x: print('', end='', ordered=False) or x * 2 + 1)\nx = jnp.ones(4)", "f(x)")
 }
+
+// An eager lax.fori_loop (outside jit): the body is traced again at each
+// call, the program comes from the cache.
+func BenchmarkEagerForiLoop(b *testing.B) {
+	benchEval(b, "def body(i, c):\n    return c * 1.01 + i", "lax.fori_loop(0, 10, body, 1.0)")
+}
+
+func BenchmarkJitForiLoop(b *testing.B) {
+	benchEval(b, "def body(i, c):\n    return c * 1.01 + i\nf = jit(lambda c: lax.fori_loop(0, 10, body, c))\nx = jnp.float32(1)", "f(x)")
+}

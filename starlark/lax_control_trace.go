@@ -230,8 +230,7 @@ func controlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, e
 	if err != nil {
 		return nil, err
 	}
-	opts := jit.OptionsFor(d)
-	program, exe, err := jit.CompileOnWith(d, jaxpr, opts)
+	program, exe, err := compileControl(d, jaxpr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}

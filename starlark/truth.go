@@ -37,10 +37,18 @@ func goroutineID() uint64 {
 // runThread runs fn with thread registered as the goroutine's running
 // thread, and converts a cancellation caused by failTruth into its error.
 func runThread[T any](thread *starlark.Thread, fn func() (T, error)) (T, error) {
+	st := stateOf(thread)
+	if st.running.Load() > 0 {
+		// Already running, hence registered on this goroutine (a thread
+		// runs on one goroutine at a time): a nested entry (a trace, a
+		// callback) need not look its goroutine up again, which costs a
+		// stack trace.
+		v, err := fn()
+		return v, threadError(thread, err)
+	}
 	id := goroutineID()
 	prev, hadPrev := runningThreads.Load(id)
 	runningThreads.Store(id, thread)
-	st := stateOf(thread)
 	st.running.Add(1)
 	defer func() {
 		st.running.Add(-1)

@@ -34,6 +34,10 @@ func writeFile(t *testing.T, dir, name, text string) string {
 
 // TestExamples runs every examples/*.star script and compares its output with
 // the .out file beside it (go test ./cmd/jaxsh -update rewrites them).
+//
+// A script that needs command-line flags names them in a comment line of its
+// header, "# jaxsh-flags: --cpu-devices 2"; it then runs as a process of its
+// own, since the number of CPU devices is fixed per process.
 func TestExamples(t *testing.T) {
 	scripts, _ := filepath.Glob("../../examples/*.star")
 	if len(scripts) == 0 {
@@ -41,7 +45,17 @@ func TestExamples(t *testing.T) {
 	}
 	for _, script := range scripts {
 		t.Run(filepath.Base(script), func(t *testing.T) {
-			code, stdout, stderr := runJaxsh(t, script)
+			flags, err := exampleFlags(script)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var code int
+			var stdout, stderr string
+			if flags == nil {
+				code, stdout, stderr = runJaxsh(t, script)
+			} else {
+				code, stdout, stderr = runJaxshProcess(t, "", "", append(flags, script)...)
+			}
 			if code != 0 {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 			}
@@ -61,6 +75,24 @@ func TestExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// exampleFlags returns the flags named by a "# jaxsh-flags:" line among the
+// comment lines that open script, or nil.
+func exampleFlags(script string) ([]string, error) {
+	src, err := os.ReadFile(script)
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		if rest, ok := strings.CutPrefix(line, "# jaxsh-flags:"); ok {
+			return strings.Fields(rest), nil
+		}
+	}
+	return nil, nil
 }
 
 func TestExitCodesAndMessages(t *testing.T) {

@@ -1,0 +1,117 @@
+package starlark
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+)
+
+// Outside jit, each control-flow call traces its bodies again (they are
+// Starlark functions that may close over anything) but need not compile
+// again: the compiled program is cached by the jaxpr's text, the weak types
+// the text does not show, the identity of the callbacks it calls, and the
+// device. A loop in Starlark around lax.fori_loop compiles once.
+
+type controlCacheEntry struct {
+	program *jit.Program
+	exe     jit.Executable
+}
+
+var controlCache = struct {
+	sync.Mutex
+	m map[string]controlCacheEntry
+}{m: map[string]controlCacheEntry{}}
+
+// maxControlCache bounds the cache; when full it starts afresh (programs in
+// use stay alive through their callers).
+const maxControlCache = 512
+
+// compileControl compiles a control-flow construct's jaxpr on d, or returns
+// the program compiled for the same jaxpr before.
+func compileControl(d jit.Device, j *trace.Jaxpr) (*jit.Program, jit.Executable, error) {
+	key := controlKey(d, j)
+	controlCache.Lock()
+	e, ok := controlCache.m[key]
+	controlCache.Unlock()
+	if ok {
+		return e.program, e.exe, nil
+	}
+	opts := jit.OptionsFor(d)
+	opts.ShuffleSeed = shuffleSeed()
+	program, exe, err := jit.CompileOnWith(d, j, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	controlCache.Lock()
+	if len(controlCache.m) >= maxControlCache {
+		clear(controlCache.m)
+	}
+	controlCache.m[key] = controlCacheEntry{program, exe}
+	controlCache.Unlock()
+	return program, exe, nil
+}
+
+// controlKey is what a compiled program of j on d depends on.
+func controlKey(d jit.Device, j *trace.Jaxpr) string {
+	var b strings.Builder
+	b.WriteString(d.String())
+	b.WriteByte('|')
+	b.WriteString(j.String())
+	writeHidden(&b, j)
+	return b.String()
+}
+
+// writeHidden appends what j's text leaves out: weak types of its
+// variables, and the identity of callbacks (two lambdas print alike).
+func writeHidden(b *strings.Builder, j *trace.Jaxpr) {
+	weak := func(vs []*trace.Var) {
+		for _, v := range vs {
+			if v.Aval().Weak {
+				b.WriteByte('w')
+			} else {
+				b.WriteByte('.')
+			}
+		}
+		b.WriteByte('|')
+	}
+	weak(j.ConstVars)
+	weak(j.InVars)
+	for _, a := range j.OutVars {
+		if a.Aval().Weak {
+			b.WriteByte('w')
+		} else {
+			b.WriteByte('.')
+		}
+	}
+	for _, e := range j.Eqns {
+		weak(e.Out)
+		for _, name := range sortedParamNames(e.Params) {
+			switch v := e.Params[name].(type) {
+			case trace.Callback:
+				fmt.Fprintf(b, "cb%p|", v)
+			case *trace.Jaxpr:
+				writeHidden(b, v)
+			case []*trace.Jaxpr:
+				for _, sub := range v {
+					writeHidden(b, sub)
+				}
+			}
+		}
+	}
+}
+
+func sortedParamNames(p trace.Params) []string {
+	names := make([]string, 0, len(p))
+	for k := range p {
+		names = append(names, k)
+	}
+	for i := 1; i < len(names); i++ {
+		for k := i; k > 0 && names[k] < names[k-1]; k-- {
+			names[k], names[k-1] = names[k-1], names[k]
+		}
+	}
+	return names
+}

@@ -55,6 +55,9 @@ type compiledFun struct {
 	// donate marks the array leaves whose buffers the program may write
 	// (donate_argnums); nil when none is donated.
 	donate []bool
+	// quick marks a program that may run on the calling goroutine (see
+	// quickProgram).
+	quick bool
 }
 
 // signature is what a compiled program depends on.
@@ -170,7 +173,7 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	name := j.fun.Name()
 	exe, consts := c.exe, c.consts
 	inputs := append([]*Array(nil), leaves...)
-	p := dispatch(thread, c.dev, c.jaxpr.Effects, inputs, name, func(host jit.Host) ([]jit.Buffer, error) {
+	p := dispatchMaybeNow(thread, c.dev, c.jaxpr.Effects, c.quick, inputs, name, func(host jit.Host) ([]jit.Buffer, error) {
 		bufs := make([]jit.Buffer, 0, len(consts)+len(inputs))
 		bufs = append(bufs, consts...)
 		for i, a := range inputs {
@@ -626,7 +629,8 @@ func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compi
 			return nil, fmt.Errorf("jit(%s): %v", j.fun.Name(), err)
 		}
 	}
-	return &compiledFun{jaxpr: jaxpr, program: program, exe: exe, consts: consts, outTree: outTree, dev: call.dev, donate: call.donate}, nil
+	return &compiledFun{jaxpr: jaxpr, program: program, exe: exe, consts: consts, outTree: outTree, dev: call.dev, donate: call.donate,
+		quick: quickProgram(jaxpr, program)}, nil
 }
 
 // callNested traces a jitted function called inside another trace into a

@@ -82,8 +82,7 @@ func (s *Session) ExecFileWith(thread *starlark.Thread, filename string, src any
 		return nil, err
 	}
 	g, err := runThread(thread, func() (starlark.StringDict, error) { return prog.Init(thread, pre) })
-	g.Freeze()
-	return g, err
+	return finishModule(thread, filename, g, err)
 }
 
 // Call calls fn (a Starlark function, a jitted function, a builtin) with

@@ -3,6 +3,7 @@ package starlark
 import (
 	"errors"
 	"fmt"
+	"github.com/jaxsh/jaxsh/effects"
 	"strings"
 
 	"go.starlark.net/resolve"
@@ -19,7 +20,13 @@ func FormatError(err error) string {
 	var evalErr *starlark.EvalError
 	var syntaxErr syntax.Error
 	var resolveErrs resolve.ErrorList
+	var callbackErr *effects.CallbackError
+	_, isEval := err.(*starlark.EvalError)
 	switch {
+	case !isEval && errors.As(err, &callbackErr):
+		// Raised by a barrier outside any statement (the end of a script):
+		// its own text has the label, the callback's traceback and the count.
+		return err.Error()
 	case errors.As(err, &evalErr):
 		return traceback(evalErr)
 	case errors.As(err, &syntaxErr):

@@ -151,6 +151,19 @@ func (s *Session) ExecFile(thread *starlark.Thread, filename string, src any) (s
 		return nil, err
 	}
 	g, err := runThread(thread, func() (starlark.StringDict, error) { return prog.Init(thread, s.predeclared) })
+	return finishModule(thread, filename, g, err)
+}
+
+// finishModule ends a module's run with the implicit barrier, then freezes
+// its globals: taps still on their way may append to the module's lists,
+// which freezing first would turn into errors. A failure the barrier finds
+// (a tap's CallbackError, a failed computation nobody read) is the
+// module's error unless the module already failed.
+func finishModule(thread *starlark.Thread, filename string, g starlark.StringDict, err error) (starlark.StringDict, error) {
+	_, berr := runThread(thread, func() (struct{}, error) { return struct{}{}, barrier(thread) })
+	if berr != nil && err == nil {
+		err = fmt.Errorf("%s: at the end of the script (implicit effects_barrier): %w", filename, berr)
+	}
 	g.Freeze()
 	return g, err
 }

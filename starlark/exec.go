@@ -48,6 +48,9 @@ func Predeclared() starlark.StringDict {
 	for k, v := range effectBuiltins() {
 		d[k] = v
 	}
+	for k, v := range scalarConversions() {
+		d[k] = v
+	}
 	for k, v := range arrayModules() {
 		d[k] = v
 	}

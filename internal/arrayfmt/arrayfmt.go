@@ -17,7 +17,13 @@
 // not an np.floating, so NumPy formats each element with the scalar's repr,
 // which is C++ `ostream << float` (printf %g, 6 significant digits), without
 // column padding: "[1 0.5 -2]", "Array(0.100098, dtype=bfloat16)".
-// complex64/complex128 are not supported yet.
+//
+// complex64/complex128 follow NumPy's ComplexFloatingFormat: the real parts
+// share one float column format, the imaginary parts another with sign='+',
+// and "j" goes before the imaginary part's padding: "[ 1. +2.j   -3.5-0.25j]".
+// The parts use float32 digits for complex64 and float64 digits for
+// complex128. A 0-d complex array's Str is the NumPy complex scalar's str:
+// "(1+2j)", "(1.5-0.25j)", "2j" when the real part is +0, "(nan+infj)".
 //
 // The package only formats; it knows nothing of devices or Starlark.
 package arrayfmt
@@ -35,6 +41,7 @@ import (
 //	uint8 uint16 uint32  []uint8 []uint16 []uint32
 //	float32 float64      []float32 []float64
 //	float16 bfloat16     []uint16 holding the raw bits
+//	complex64 complex128 []complex64 []complex128
 type Array struct {
 	DType string
 	Shape []int
@@ -171,12 +178,27 @@ func columnFormat(el elements, shown []int, zeroDim bool, o Options) func(int) s
 		return func(i int) string { return fmt.Sprintf("%*d", width, el.intAt(i)) }
 	case elemBFloat16:
 		return func(i int) string { return bfloat16Text(el.floatAt(i)) }
+	case elemComplex:
+		// NumPy's ComplexFloatingFormat: two independent float columns.
+		re := make([]float64, len(shown))
+		im := make([]float64, len(shown))
+		for k, i := range shown {
+			re[k], im[k] = el.floatAt(i), el.imagAt(i)
+		}
+		reFormat := newFloatFormat(re, el.float, false, o)
+		imFormat := newFloatFormat(im, el.float, true, o)
+		return func(i int) string {
+			imText := imFormat.format(el.imagAt(i))
+			// "j" goes before the imaginary part's trailing padding.
+			end := len(strings.TrimRight(imText, " "))
+			return reFormat.format(el.floatAt(i)) + imText[:end] + "j" + imText[end:]
+		}
 	default:
 		values := make([]float64, len(shown))
 		for k, i := range shown {
 			values[k] = el.floatAt(i)
 		}
-		f := newFloatFormat(values, el.float, o)
+		f := newFloatFormat(values, el.float, false, o)
 		return func(i int) string { return f.format(el.floatAt(i)) }
 	}
 }
@@ -193,6 +215,8 @@ func scalarStr(el elements) string {
 		return fmt.Sprint(el.intAt(0))
 	case elemBFloat16:
 		return bfloat16Text(el.floatAt(0))
+	case elemComplex:
+		return scalarComplexStr(el.floatAt(0), el.imagAt(0), el.float)
 	default:
 		return scalarFloatStr(el.floatAt(0), el.float)
 	}
@@ -268,6 +292,7 @@ const (
 	elemInt
 	elemFloat    // float16/32/64: FloatingFormat
 	elemBFloat16 // no NumPy formatter: each element's own repr
+	elemComplex  // complex64/128: ComplexFloatingFormat; floatAt is the real part
 )
 
 // elements reads the elements of a flat slice by index, widened to one Go
@@ -277,7 +302,8 @@ type elements struct {
 	float   floatKind
 	boolAt  func(int) bool
 	intAt   func(int) int64
-	floatAt func(int) float64
+	floatAt func(int) float64 // the real part for complex
+	imagAt  func(int) float64 // complex only
 }
 
 func intReader[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32](xs []T) (elements, int) {
@@ -353,6 +379,20 @@ func elementsOf(dtype string, data any) (elements, int, error) {
 		if xs, ok = data.([]float64); ok {
 			el, n = elements{kind: elemFloat, float: kindFloat64,
 				floatAt: func(i int) float64 { return xs[i] }}, len(xs)
+		}
+	case "complex64":
+		var xs []complex64
+		if xs, ok = data.([]complex64); ok {
+			el, n = elements{kind: elemComplex, float: kindFloat32,
+				floatAt: func(i int) float64 { return float64(real(xs[i])) },
+				imagAt:  func(i int) float64 { return float64(imag(xs[i])) }}, len(xs)
+		}
+	case "complex128":
+		var xs []complex128
+		if xs, ok = data.([]complex128); ok {
+			el, n = elements{kind: elemComplex, float: kindFloat64,
+				floatAt: func(i int) float64 { return real(xs[i]) },
+				imagAt:  func(i int) float64 { return imag(xs[i]) }}, len(xs)
 		}
 	default:
 		return elements{}, 0, fmt.Errorf("unsupported dtype %q", dtype)

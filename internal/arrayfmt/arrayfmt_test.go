@@ -46,7 +46,9 @@ func TestInvalidInputGivesTextNotPanic(t *testing.T) {
 		want string
 	}{
 		{"wrong Go type", Array{DType: "float32", Shape: []int{1}, Data: []float64{1}}, o, "does not take data of type []float64"},
-		{"unknown dtype", Array{DType: "complex64", Shape: []int{1}, Data: []float32{1}}, o, `unsupported dtype "complex64"`},
+		{"unknown dtype", Array{DType: "str", Shape: []int{1}, Data: []string{"a"}}, o, `unsupported dtype "str"`},
+		{"complex parts as floats", Array{DType: "complex64", Shape: []int{1}, Data: []float32{1, 2}}, o, "does not take data of type []float32"},
+		{"complex128 as complex64", Array{DType: "complex128", Shape: []int{1}, Data: []complex64{1}}, o, "does not take data of type []complex64"},
 		{"size mismatch", Array{DType: "int32", Shape: []int{2, 3}, Data: []int32{1}}, o, "shape (2, 3) needs 6"},
 		{"negative dim", Array{DType: "int32", Shape: []int{-1}, Data: []int32{}}, o, "negative dimension"},
 		{"nil data", Array{DType: "bool", Shape: []int{1}}, o, "does not take data of type <nil>"},

@@ -6,19 +6,22 @@ import (
 )
 
 // floatFormat is NumPy's FloatingFormat (numpy/core/arrayprint.py) with
-// floatmode='maxprec' and sign='-': one format chosen from all the values
-// that will be shown, so that the printed column lines up.
+// floatmode='maxprec' and sign='-' (or sign='+', for the imaginary parts of
+// complex numbers): one format chosen from all the values that will be
+// shown, so that the printed column lines up.
 type floatFormat struct {
 	kind       floatKind
+	plus       bool // sign='+': "+1.", "+inf", "+nan"
 	scientific bool // exponent notation for every element
 	precision  int  // cutoff: digits after the point (or after the first digit)
 	style      numberStyle
 }
 
 // newFloatFormat follows FloatingFormat.fillFormat. values are the elements
-// that will be printed (after summarisation), as float64.
-func newFloatFormat(values []float64, kind floatKind, o Options) *floatFormat {
-	f := &floatFormat{kind: kind, precision: o.Precision}
+// that will be printed (after summarisation), as float64; plus selects
+// sign='+'.
+func newFloatFormat(values []float64, kind floatKind, plus bool, o Options) *floatFormat {
+	f := &floatFormat{kind: kind, plus: plus, precision: o.Precision}
 	var finite []float64
 	var minAbs, maxAbs float64
 	nonZero := false
@@ -50,7 +53,7 @@ func newFloatFormat(values []float64, kind floatKind, o Options) *floatFormat {
 		// digits every element gets, and the longest exponent its width.
 		maxFraction, maxWhole, maxExponent := 0, 0, 0
 		for _, v := range finite {
-			whole, fraction, exponent := scientificParts(math.Signbit(v), f.digits(v, -1), 0)
+			whole, fraction, exponent := scientificParts(signText(math.Signbit(v), plus), f.digits(v, -1), 0)
 			maxWhole = max(maxWhole, len(whole))
 			maxFraction = max(maxFraction, len(fraction))
 			maxExponent = max(maxExponent, len(exponent))
@@ -63,21 +66,23 @@ func newFloatFormat(values []float64, kind floatKind, o Options) *floatFormat {
 			padLeft:   maxWhole,
 			padRight:  expSize + 2 + maxFraction, // only used to size nan/inf
 			expDigits: expSize,
+			plus:      plus,
 		}
 	default:
 		maxWhole, maxFraction := 0, 0
 		for _, v := range finite {
-			whole, fraction := positionalParts(math.Signbit(v), f.digits(v, -1))
+			whole, fraction := positionalParts(signText(math.Signbit(v), plus), f.digits(v, -1))
 			maxWhole = max(maxWhole, len(whole))
 			maxFraction = max(maxFraction, len(fraction))
 		}
-		f.style = numberStyle{trim: trimZeros, padLeft: maxWhole, padRight: maxFraction}
+		f.style = numberStyle{trim: trimZeros, padLeft: maxWhole, padRight: maxFraction, plus: plus}
 	}
 
 	// nan and inf are right-aligned in the column; widen it if they do not
-	// fit ("-inf" needs one more place than "inf").
+	// fit ("-inf" needs one more place than "inf"). With sign='+' NumPy
+	// always reserves that place ("+inf"); "+nan" is no longer.
 	if len(finite) != len(values) {
-		negInf := false
+		negInf := plus
 		for _, v := range values {
 			negInf = negInf || math.IsInf(v, -1)
 		}
@@ -106,6 +111,9 @@ func (f *floatFormat) digits(v float64, minimum int) decimal {
 // format prints one element of the column.
 func (f *floatFormat) format(v float64) string {
 	if text, ok := nonFiniteText(v); ok {
+		if f.plus && text[0] != '-' {
+			text = "+" + text
+		}
 		width := f.style.padLeft + f.style.padRight + 1
 		if pad := width - len(text); pad > 0 {
 			return strings.Repeat(" ", pad) + text

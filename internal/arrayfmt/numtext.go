@@ -26,15 +26,24 @@ type numberStyle struct {
 	padLeft   int      // pad with spaces so sign and integer part take this width
 	padRight  int      // pad with spaces so the fraction takes this width (positional)
 	expDigits int      // minimum exponent digits (scientific); at least 2
+	plus      bool     // '+' before non-negative numbers (Dragon4's sign=True)
 }
 
-// positionalParts splits d into its signed integer part and its fraction
-// digits, both as NumPy's positional format prints them.
-func positionalParts(negative bool, d decimal) (whole, fraction string) {
-	sign := ""
-	if negative {
-		sign = "-"
+// signText is the sign Dragon4 prints: "-" for a set sign bit (-0.0
+// included), "+" for the others when plus is asked for.
+func signText(negative, plus bool) string {
+	switch {
+	case negative:
+		return "-"
+	case plus:
+		return "+"
 	}
+	return ""
+}
+
+// positionalParts splits d into its integer part, preceded by sign, and its
+// fraction digits, both as NumPy's positional format prints them.
+func positionalParts(sign string, d decimal) (whole, fraction string) {
 	switch {
 	case d.exp < 0:
 		return sign + "0", strings.Repeat("0", -d.exp-1) + d.digits
@@ -47,17 +56,14 @@ func positionalParts(negative bool, d decimal) (whole, fraction string) {
 
 // formatPositional is NumPy's dragon4_positional for already chosen digits.
 func formatPositional(negative bool, d decimal, st numberStyle) string {
-	whole, fraction := positionalParts(negative, d)
+	whole, fraction := positionalParts(signText(negative, st.plus), d)
 	return assemble(whole, fraction, "", st)
 }
 
-// scientificParts splits d into its signed leading digit, fraction digits
-// and exponent text ("+05"), as NumPy's scientific format prints them.
-func scientificParts(negative bool, d decimal, expDigits int) (whole, fraction, exponent string) {
-	sign := ""
-	if negative {
-		sign = "-"
-	}
+// scientificParts splits d into its leading digit, preceded by sign, its
+// fraction digits and exponent text ("+05"), as NumPy's scientific format
+// prints them.
+func scientificParts(sign string, d decimal, expDigits int) (whole, fraction, exponent string) {
 	expSign := "+"
 	exp := d.exp
 	if exp < 0 {
@@ -73,7 +79,7 @@ func scientificParts(negative bool, d decimal, expDigits int) (whole, fraction, 
 
 // formatScientific is NumPy's dragon4_scientific for already chosen digits.
 func formatScientific(negative bool, d decimal, st numberStyle) string {
-	whole, fraction, exponent := scientificParts(negative, d, st.expDigits)
+	whole, fraction, exponent := scientificParts(signText(negative, st.plus), d, st.expDigits)
 	return assemble(whole, fraction, "e"+exponent, st)
 }
 
@@ -120,6 +126,37 @@ func scalarFloatStr(v float64, kind floatKind) string {
 		return formatPositional(math.Signbit(v), d, numberStyle{trim: trimLeaveOneZero})
 	}
 	return formatScientific(math.Signbit(v), d, numberStyle{trim: trimPointZeros})
+}
+
+// scalarComplexStr is str() of a NumPy complex scalar (np.complex64/128),
+// as numpy/core/src/multiarray/scalartypes.c.src builds it: each part with
+// the float scalar rule but with a bare point dropped ("1", "1e-05"), the
+// imaginary part signed; "(re+imj)", or just "imj" when the real part is
+// +0. nan is never signed; inf and nan in the imaginary part of the
+// parenthesised form get their "+".
+func scalarComplexStr(re, im float64, kind floatKind) string {
+	if re == 0 && !math.Signbit(re) {
+		return scalarPartStr(im, kind, false) + "j"
+	}
+	return "(" + scalarPartStr(re, kind, false) + scalarPartStr(im, kind, true) + "j)"
+}
+
+// scalarPartStr is one part of a complex scalar's str; plus prints "+"
+// before non-negative numbers, inf and nan.
+func scalarPartStr(v float64, kind floatKind, plus bool) string {
+	if text, ok := nonFiniteText(v); ok {
+		if plus && text[0] != '-' {
+			text = "+" + text
+		}
+		return text
+	}
+	abs := math.Abs(v)
+	d := uniqueDigits(abs, kind, cutoffFraction, -1, -1)
+	st := numberStyle{trim: trimPointZeros, plus: plus}
+	if abs == 0 || (abs >= 1e-4 && abs < 1e16) {
+		return formatPositional(math.Signbit(v), d, st)
+	}
+	return formatScientific(math.Signbit(v), d, st)
 }
 
 // nonFiniteText spells nan and infinities as NumPy does: nan never has a

@@ -131,7 +131,10 @@ func (p *fusedProgram) newState() *fusedState {
 
 // acquire returns a state bound to a run's buffers, with the hoisted
 // values computed.
-func (p *fusedProgram) acquire(in, out []*Buffer) *fusedState {
+// acquire readies a state for blocks of at most limit elements (hoisted
+// values are computed for that many: a scalar loop body's kernel has one
+// element, and filling a whole block for it was most of its cost).
+func (p *fusedProgram) acquire(in, out []*Buffer, limit int) *fusedState {
 	s, _ := p.states.Get().(*fusedState)
 	if s == nil {
 		s = p.newState()
@@ -139,11 +142,13 @@ func (p *fusedProgram) acquire(in, out []*Buffer) *fusedState {
 	s.in, s.out = in, out
 	s.inPlace = len(p.direct) > 0 && sharesMemory(in, out)
 	if len(p.hoisted) > 0 {
-		// Hoisted values fill whole registers; they never live in outputs.
-		s.lo, s.n = 0, p.blockLen
+		// Hoisted values fill the registers as far as blocks will read
+		// them; they never live in outputs.
+		n := min(p.blockLen, limit)
+		s.lo, s.n = 0, n
 		for i, sl := range p.slots {
 			if sl.kind == slotRegister {
-				s.slots[i] = s.regs[sl.reg][:p.blockLen*sl.size]
+				s.slots[i] = s.regs[sl.reg][:n*sl.size]
 			}
 		}
 		for _, ins := range p.hoisted {
@@ -238,7 +243,7 @@ func (k *loopKernel) run(in, out []*Buffer) {
 	if k.size <= max(bl, grainElements) {
 		// One chunk: run it here, without a closure (a loop body's small
 		// kernels run millions of times).
-		s := k.prog.acquire(in, out)
+		s := k.prog.acquire(in, out, k.size)
 		for b := 0; b < k.size; b += bl {
 			s.runBlock(b, min(bl, k.size-b))
 		}
@@ -246,7 +251,7 @@ func (k *loopKernel) run(in, out []*Buffer) {
 		return
 	}
 	pool.parallelFor(k.size, max(bl, grainElements), func(lo, hi int) {
-		s := k.prog.acquire(in, out)
+		s := k.prog.acquire(in, out, hi-lo)
 		for b := lo; b < hi; b += bl {
 			s.runBlock(b, min(bl, hi-b))
 		}

@@ -111,7 +111,7 @@ func (k *reductionKernel) acquire(in, out []*Buffer) *reductionWorker {
 			w.reds[j] = r.clone()
 		}
 	}
-	w.s = k.prog.acquire(in, out)
+	w.s = k.prog.acquire(in, out, k.prog.blockLen)
 	w.winLo, w.winHi = 0, 0
 	return w
 }

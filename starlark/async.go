@@ -84,7 +84,10 @@ type pending struct {
 	outs []jit.Buffer
 	dev  jit.Device
 	// th dispatched the program: its mailbox runs the program's callbacks.
+	// st is th's state, kept here so a reader need not look it up in th's
+	// locals (which only th's goroutine may touch).
 	th *starlark.Thread
+	st *threadState
 	// hostOps is set when the program may post callbacks to th.
 	hostOps bool
 	// read is set once someone has waited for the results: a failure that
@@ -104,8 +107,7 @@ func (p *pending) wait() error {
 		// computed them ended), so it runs that thread's callbacks while it
 		// waits. Finding the thread from the goroutine instead would cost a
 		// stack trace per read.
-		th := p.th
-		st := stateOf(th)
+		th, st := p.th, p.st
 		if st.running.Load() > 0 {
 			// While tracing, callbacks must not run (their array ops would be
 			// staged into the trace): run them with the trace suspended.
@@ -121,8 +123,8 @@ func (p *pending) wait() error {
 			// stands in for the thread, running the callbacks the program
 			// may still need (one reader per thread at a time, as SPEC §8
 			// asks of embedders).
-			runThread(p.th, func() (struct{}, error) {
-				stateOf(p.th).ctx.Mailbox.Await(p.done)
+			runThread(th, func() (struct{}, error) {
+				st.ctx.Mailbox.Await(p.done)
 				return struct{}{}, nil
 			})
 		}
@@ -199,11 +201,11 @@ func effectKinds(dev jit.Device, es trace.Effects) []string {
 	return kinds
 }
 
-// dispatch runs exe asynchronously on dev for thread th once every input
-// array is computed, and returns the pending results. bufsOf turns the
-// ready inputs into the executable's arguments (inside the work, on the
-// program's goroutine). A program with effects that fails and is never read
-// is raised by the thread's next barrier.
+// dispatch runs a program asynchronously on dev for thread th once every
+// input array is computed, and returns the pending results. run executes
+// it (on the program's goroutine, the inputs ready) with the Host its host
+// ops use. A program with effects that fails and is never read is raised
+// by the thread's next barrier.
 func dispatch(th *starlark.Thread, dev jit.Device, effs trace.Effects, inputs []*Array, name string,
 	run func(host jit.Host) ([]jit.Buffer, error)) *pending {
 	st := stateOf(th)
@@ -213,7 +215,7 @@ func dispatch(th *starlark.Thread, dev jit.Device, effs trace.Effects, inputs []
 			deps = append(deps, ev)
 		}
 	}
-	p := &pending{dev: dev, th: th, hostOps: len(effs) > 0}
+	p := &pending{dev: dev, th: th, st: st, hostOps: len(effs) > 0}
 	stdout := stdoutOf(th)
 	p.done = st.ctx.Dispatch(dev.String(), effectKinds(dev, effs), deps, func(prog *effects.Program) error {
 		for _, a := range inputs {
@@ -281,8 +283,9 @@ func dispatchMaybeNow(th *starlark.Thread, dev jit.Device, effs trace.Effects, q
 			}
 		}
 	}
-	if quick && len(stateOf(th).ctx.Tokens.Deps([]string{queueKind(dev)})) == 0 {
-		p := &pending{dev: dev, th: th}
+	st := stateOf(th)
+	if quick && len(st.ctx.Tokens.Deps([]string{queueKind(dev)})) == 0 {
+		p := &pending{dev: dev, th: th, st: st}
 		for _, a := range inputs {
 			if _, err := a.readyBuffer(); err != nil {
 				p.done = effects.Completed(err)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
-	"go.starlark.net/starlark"
 )
 
 // bind applies a primitive to arrays, all on one device, and returns its
@@ -102,14 +101,14 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 	if err != nil {
 		return nil, err
 	}
-	var th *starlark.Thread
+	var from *pending // a program computing an operand: its thread dispatches this
 	for _, a := range args {
 		if a.fut != nil {
-			th = a.fut.th // the thread whose programs compute the operands
+			from = a.fut
 			break
 		}
 	}
-	if th == nil || stateOf(th).running.Load() == 0 {
+	if from == nil || from.st.running.Load() == 0 {
 		for _, a := range args {
 			if _, err := a.buffer(); err != nil {
 				return nil, err
@@ -118,7 +117,7 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 		return bindOn(dev, p.Name, params, args...)
 	}
 	inputs := append([]*Array(nil), args...)
-	pend := dispatch(th, dev, nil, inputs, "", func(jit.Host) ([]jit.Buffer, error) {
+	pend := dispatch(from.th, dev, nil, inputs, "", func(jit.Host) ([]jit.Buffer, error) {
 		bufs := make([]jit.Buffer, len(inputs))
 		for i, a := range inputs {
 			b, err := a.readyBuffer()

@@ -100,7 +100,7 @@ func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
 		}
 		return nil, leakedTracerError(a)
 	}
-	if a.ndim() == 0 {
+	if a.ndim() == 0 && !a.dtype().IsComplex() { // complex scalars have no literal form: a constant
 		v, err := a.scalarValue(0)
 		if err != nil {
 			return nil, err

@@ -269,6 +269,10 @@ func quickProgram(j *trace.Jaxpr, p *jit.Program) bool {
 	return m.ArgumentSizeInBytes+m.OutputSizeInBytes+m.TempSizeInBytes <= quickBytes
 }
 
+// completedOK is the completion of every program that ran at once and
+// succeeded: events are immutable once set, so one serves them all.
+var completedOK = effects.Completed(nil)
+
 // dispatchMaybeNow is dispatch, except that a quick program whose inputs
 // are computed and whose device queue is idle runs at once on the calling
 // goroutine: the same as a program dispatched and finished instantly, since
@@ -293,11 +297,15 @@ func dispatchMaybeNow(th *starlark.Thread, dev jit.Device, effs trace.Effects, q
 			}
 		}
 		outs, err := run(jit.NoHost)
-		if err != nil && name != "" {
-			err = fmt.Errorf("%s: %w", name, err)
-		}
 		p.outs = outs
-		p.done = effects.Completed(err)
+		switch {
+		case err == nil:
+			p.done = completedOK
+		case name != "":
+			p.done = effects.Completed(fmt.Errorf("%s: %w", name, err))
+		default:
+			p.done = effects.Completed(err)
+		}
 		return p
 	}
 	return dispatch(th, dev, effs, inputs, name, run)

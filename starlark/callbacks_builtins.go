@@ -327,11 +327,8 @@ func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*Array) (starla
 		}
 		vals[i], dev = a, a.Device()
 	}
-	raw, err := cb.runCall(thread, dev, vals)
+	raw, err := cb.runCall(thread, dev, vals) // raised here: the traceback is the thread's own
 	if err != nil {
-		if _, ok := err.(*starlark.EvalError); ok {
-			return nil, err // raised here: the traceback is the thread's own
-		}
 		return nil, err
 	}
 	if cb.resultTree == nil {

@@ -2,6 +2,8 @@ package starlark
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -88,7 +90,7 @@ func writeHidden(b *strings.Builder, j *trace.Jaxpr) {
 	}
 	for _, e := range j.Eqns {
 		weak(e.Out)
-		for _, name := range sortedParamNames(e.Params) {
+		for _, name := range slices.Sorted(maps.Keys(e.Params)) {
 			switch v := e.Params[name].(type) {
 			case trace.Callback:
 				fmt.Fprintf(b, "cb%p|", v)
@@ -101,17 +103,4 @@ func writeHidden(b *strings.Builder, j *trace.Jaxpr) {
 			}
 		}
 	}
-}
-
-func sortedParamNames(p trace.Params) []string {
-	names := make([]string, 0, len(p))
-	for k := range p {
-		names = append(names, k)
-	}
-	for i := 1; i < len(names); i++ {
-		for k := i; k > 0 && names[k] < names[k-1]; k-- {
-			names[k], names[k-1] = names[k-1], names[k]
-		}
-	}
-	return names
 }

@@ -9,12 +9,15 @@ import (
 	"github.com/jaxsh/jaxsh/trace"
 )
 
-// PTX text generation. Every kernel is written for PTX ISA 8.0 and sm_80
+// PTX text generation. Every kernel is written for PTX ISA 7.8 and sm_80
 // (the driver JIT-compiles it for the GPU it runs on, newer ones included).
+// 7.8 is the newest ISA that CUDA 11.8's ptxas accepts, and nothing here
+// needs a later one, so the assembler that checks kernels without a GPU
+// (ptxas_test.go) reads exactly what the driver will.
 // A builder hands out virtual registers by kind and collects instructions;
 // ptxas does the register allocation.
 
-const ptxHeader = ".version 8.0\n.target sm_80\n.address_size 64\n"
+const ptxHeader = ".version 7.8\n.target sm_80\n.address_size 64\n"
 
 // A regKind is a PTX register class.
 type regKind int

@@ -1,6 +1,8 @@
 package cuda
 
 import (
+	"strings"
+
 	"math"
 
 	"github.com/jaxsh/jaxsh/trace"
@@ -53,7 +55,9 @@ func (b *builder) elementwise(e *trace.Eqn, in []val) (val, error) {
 		return b.maxMin(name == "max", in[0], in[1]), nil
 	case "neg":
 		r := b.fresh(dt)
-		b.op("neg.%s %s, %s", ct, r.r, in[0].r)
+		// PTX's neg takes signed types only; on two's complement bits the
+		// signed negation is the unsigned wrap-around 0 - x.
+		b.op("neg.%s %s, %s", strings.Replace(ct, "u", "s", 1), r.r, in[0].r)
 		return b.normalize(r), nil
 	case "abs":
 		r := b.fresh(dt)

@@ -1,118 +1,177 @@
 package cpu
 
 import (
+	"math"
 	"math/cmplx"
 
 	"github.com/jaxsh/jaxsh/trace"
 )
 
-// Complex transcendental block ops: the functions math/cmplx provides,
-// computed in complex128 and rounded once for complex64 (see
-// elementwise_float.go for the ones left out).
+// Complex block ops: the transcendental functions, computed in complex128
+// and rounded once for complex64, and the component primitives real, imag,
+// conj and complex. Where math/cmplx has no function (exp2, expm1, log1p,
+// logistic), the formulas are NumPy's, so that values near zero keep their
+// precision as NumPy's do.
+
+func init() {
+	defineComplexMath[complex64](trace.Complex64)
+	defineComplexMath[complex128](trace.Complex128)
+	defineComplexParts[complex64, float32](trace.Complex64, trace.Float32)
+	defineComplexParts[complex128, float64](trace.Complex128, trace.Float64)
+}
 
 func defineComplexMath[T complexElem](dt trace.DType) {
-	for name, f := range map[string]func(dst, x []T){
-		"exp": cexpBlock[T], "log": clogBlock[T], "sqrt": csqrtBlock[T], "sin": csinBlock[T],
-		"cos": ccosBlock[T], "tan": ctanBlock[T], "asin": casinBlock[T], "acos": cacosBlock[T],
-		"atan": catanBlock[T], "sinh": csinhBlock[T], "cosh": ccoshBlock[T], "tanh": ctanhBlock[T],
-		"asinh": casinhBlock[T], "acosh": cacoshBlock[T], "atanh": catanhBlock[T], "rsqrt": crsqrtBlock[T],
+	for name, f := range map[string]func(complex128) complex128{
+		"exp": cmplx.Exp, "log": cmplx.Log, "sqrt": cmplx.Sqrt, "sin": cmplx.Sin,
+		"cos": cmplx.Cos, "tan": cmplx.Tan, "asin": casin, "acos": cmplx.Acos,
+		"atan": catan, "sinh": cmplx.Sinh, "cosh": cmplx.Cosh, "tanh": cmplx.Tanh,
+		"asinh": casinh, "acosh": cmplx.Acosh, "atanh": catanh, "rsqrt": crsqrt,
+		"exp2": cexp2, "expm1": cexpm1, "log1p": clog1p, "logistic": clogistic,
 	} {
-		defUnary(name, dt, dt, f)
+		defUnary(name, dt, dt, complexMap[T](f))
 	}
 }
 
-func cexpBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Exp(complex128(v)))
+// complexMap lifts a complex128 function to a block op on T.
+func complexMap[T complexElem](f func(complex128) complex128) func(dst, x []T) {
+	return func(dst, x []T) {
+		for i, v := range x[:len(dst)] {
+			dst[i] = T(f(complex128(v)))
+		}
 	}
 }
 
-func clogBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Log(complex128(v)))
+func crsqrt(z complex128) complex128 { return 1 / cmplx.Sqrt(z) }
+
+func cexp2(z complex128) complex128 { return cmplx.Exp(z * math.Ln2) }
+
+// cexpm1 is exp(z)-1 without cancellation for small |z|:
+// Re = expm1(x)cos(y) - 2sin²(y/2), Im = exp(x)sin(y).
+func cexpm1(z complex128) complex128 {
+	x, y := real(z), imag(z)
+	s := math.Sin(y / 2)
+	return complex(math.Expm1(x)*math.Cos(y)-2*s*s, math.Exp(x)*math.Sin(y))
+}
+
+// clog1p is log(1+z) = log|1+z| + i·arg(1+z). Near zero the real part is
+// ½·log1p(2x + x² + y²), which keeps the digits log(hypot(1+x, y)) loses
+// (NumPy's formula, off by 0.1% at 1e-5 in complex64).
+func clog1p(z complex128) complex128 {
+	x, y := real(z), imag(z)
+	re := math.Log(math.Hypot(x+1, y))
+	if cmplx.Abs(z) < 0.5 {
+		re = 0.5 * math.Log1p(x*(2+x)+y*y)
+	}
+	return complex(re, math.Atan2(y, x+1))
+}
+
+// Near zero the inverse functions of math/cmplx lose digits to
+// cancellation (relative error about 1e-16/|z|); below seriesRadius their
+// Taylor series, summed to seriesTerms terms, is exact to rounding.
+const (
+	seriesRadius = 0.1
+	seriesTerms  = 9
+)
+
+// oddSeries sums c(k)·z^(2k+1) for k < seriesTerms.
+func oddSeries(z complex128, c func(k int) float64) complex128 {
+	z2, p, sum := z*z, z, complex128(0)
+	for k := range seriesTerms {
+		sum += complex(c(k), 0) * p
+		p *= z2
+	}
+	return sum
+}
+
+// asinCoef is the k-th coefficient of asin's series, (2k)!/(4^k (k!)² (2k+1)).
+func asinCoef(k int) float64 {
+	c := 1.0
+	for j := 1; j <= k; j++ {
+		c *= float64(2*j-1) / float64(2*j)
+	}
+	return c / float64(2*k+1)
+}
+
+func alternating(c func(int) float64) func(int) float64 {
+	return func(k int) float64 {
+		if k%2 == 1 {
+			return -c(k)
+		}
+		return c(k)
 	}
 }
 
-func csqrtBlock[T complexElem](dst, x []T) {
+func atanhCoef(k int) float64 { return 1 / float64(2*k+1) }
+
+func casin(z complex128) complex128 {
+	if cmplx.Abs(z) < seriesRadius {
+		return oddSeries(z, asinCoef)
+	}
+	return cmplx.Asin(z)
+}
+
+func casinh(z complex128) complex128 {
+	if cmplx.Abs(z) < seriesRadius {
+		return oddSeries(z, alternating(asinCoef))
+	}
+	return cmplx.Asinh(z)
+}
+
+func catan(z complex128) complex128 {
+	if cmplx.Abs(z) < seriesRadius {
+		return oddSeries(z, alternating(atanhCoef))
+	}
+	return cmplx.Atan(z)
+}
+
+func catanh(z complex128) complex128 {
+	if cmplx.Abs(z) < seriesRadius {
+		return oddSeries(z, atanhCoef)
+	}
+	return cmplx.Atanh(z)
+}
+
+// clogistic is JAX's logistic, 1/(1+exp(-z)).
+func clogistic(z complex128) complex128 { return 1 / (1 + cmplx.Exp(-z)) }
+
+// defineComplexParts defines real, imag, conj and complex for the complex
+// type T with components R. conj also takes R itself (a real operand
+// becomes complex with a zero imaginary part, as lax.conj does).
+func defineComplexParts[T complexElem, R float32 | float64](dt, realDT trace.DType) {
+	defUnary("real", dt, realDT, realBlock[T, R])
+	defUnary("imag", dt, realDT, imagBlock[T, R])
+	defUnary("conj", dt, dt, conjBlock[T])
+	defUnary("conj", realDT, dt, conjRealBlock[R, T])
+	defBinary("complex", realDT, dt, complexBlock[R, T])
+}
+
+func realBlock[T complexElem, R float32 | float64](dst []R, x []T) {
 	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Sqrt(complex128(v)))
+		dst[i] = R(real(complex128(v)))
 	}
 }
 
-func csinBlock[T complexElem](dst, x []T) {
+func imagBlock[T complexElem, R float32 | float64](dst []R, x []T) {
 	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Sin(complex128(v)))
+		dst[i] = R(imag(complex128(v)))
 	}
 }
 
-func ccosBlock[T complexElem](dst, x []T) {
+func conjBlock[T complexElem](dst, x []T) {
 	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Cos(complex128(v)))
+		c := complex128(v)
+		dst[i] = T(complex(real(c), -imag(c)))
 	}
 }
 
-func ctanBlock[T complexElem](dst, x []T) {
+func conjRealBlock[R float32 | float64, T complexElem](dst []T, x []R) {
 	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Tan(complex128(v)))
+		dst[i] = T(complex(float64(v), 0))
 	}
 }
 
-func casinBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Asin(complex128(v)))
-	}
-}
-
-func cacosBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Acos(complex128(v)))
-	}
-}
-
-func catanBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Atan(complex128(v)))
-	}
-}
-
-func csinhBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Sinh(complex128(v)))
-	}
-}
-
-func ccoshBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Cosh(complex128(v)))
-	}
-}
-
-func ctanhBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Tanh(complex128(v)))
-	}
-}
-
-func casinhBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Asinh(complex128(v)))
-	}
-}
-
-func cacoshBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Acosh(complex128(v)))
-	}
-}
-
-func catanhBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(cmplx.Atanh(complex128(v)))
-	}
-}
-
-func crsqrtBlock[T complexElem](dst, x []T) {
-	for i, v := range x[:len(dst)] {
-		dst[i] = T(1 / cmplx.Sqrt(complex128(v)))
+func complexBlock[R float32 | float64, T complexElem](dst []T, x, y []R) {
+	for i := range dst {
+		dst[i] = T(complex(float64(x[i]), float64(y[i])))
 	}
 }

@@ -30,6 +30,8 @@ var elementwisePrimitives = []string{
 	"eq", "ne", "lt", "le", "gt", "ge", "pow",
 	// others
 	"select_n", "clamp", "threefry2x32", "convert_element_type",
+	// complex components
+	"real", "imag", "conj", "complex",
 }
 
 // preparedElementwise returns the block kernel of an elementwise equation,

@@ -45,9 +45,6 @@ func init() {
 	defBinary("atan2", trace.Float32, trace.Float32, vmath.Atan2)
 	defBinary("atan2", trace.Float64, trace.Float64, atan2Block[float64])
 
-	defineComplexMath[complex64](trace.Complex64)
-	defineComplexMath[complex128](trace.Complex128)
-
 	// nextafter and reduce_precision work on the bits of each format.
 	defineFloatBits[uint16](trace.Float16, 5, 10)
 	defineFloatBits[uint16](trace.BFloat16, 8, 7)

@@ -60,13 +60,7 @@ var (
 
 // noBlockOp lists the (primitive, dtype) pairs the shape rules accept but
 // that have no kernel, each with the reason.
-var noBlockOp = map[string]string{
-	"exp2/complex":     "complex exp2, expm1, log1p and logistic need care no program has asked for yet",
-	"expm1/complex":    "as exp2",
-	"log1p/complex":    "as exp2",
-	"logistic/complex": "as exp2",
-	"atan2/complex":    "atan2 is real-only in XLA; lax accepts complex dtypes by its inexact set only",
-}
+var noBlockOp = map[string]string{}
 
 func TestEveryElementwisePrimitiveHasAKernel(t *testing.T) {
 	for _, p := range trace.Primitives() {
@@ -90,6 +84,15 @@ var testParams = map[string]trace.Params{
 	"convert_element_type": {"new_dtype": trace.Float32, "weak_type": false},
 }
 
+// testParamsFor is testParams for an operand of dtype dt: conj records its
+// operand's dtype.
+func testParamsFor(name string, dt trace.DType) trace.Params {
+	if name == "conj" {
+		return trace.Params{"input_dtype": dt}
+	}
+	return testParams[name]
+}
+
 // TestElementwiseDTypeCoverage runs every elementwise primitive on every
 // combination of dtypes its shape rule accepts (one array operand and the
 // rest rank 0, so broadcasting runs too), except those listed in
@@ -105,8 +108,8 @@ func TestElementwiseDTypeCoverage(t *testing.T) {
 	ran := map[string]int{}
 	for _, name := range elementwisePrimitives {
 		p := trace.Lookup(name)
-		params := testParams[name]
 		for _, dt := range arrays {
+			params := testParamsFor(name, dt)
 			var combos [][]trace.DType
 			switch name {
 			case "select_n":

@@ -179,8 +179,8 @@ func TestFusedEveryElementwisePrimitive(t *testing.T) {
 		if jit.FusionClassOf(p) != jit.FuseElementwise {
 			continue
 		}
-		params := testParams[name]
 		for _, dt := range trace.DTypes() {
+			params := testParamsFor(name, dt)
 			if !dt.IsArray() {
 				continue
 			}

@@ -164,6 +164,7 @@ func Primitives() []*Primitive {
 func init() {
 	families := [][]*Primitive{
 		elementwisePrims(),
+		complexPrims(),
 		shapePrims(),
 		indexingPrims(),
 		reductionPrims(),

@@ -75,7 +75,7 @@ var binaryTable = []struct {
 	{"rem", setInt | setFloat, 0},
 	{"max", setAny, Commutative},
 	{"min", setAny, Commutative},
-	{"atan2", setInexact, Transcendental},
+	{"atan2", setFloat, Transcendental},
 	{"nextafter", setFloat, 0},
 	{"and", setBoolInt, Commutative},
 	{"or", setBoolInt, Commutative},

@@ -2,6 +2,7 @@ package jit
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/jaxsh/jaxsh/trace"
 )
@@ -90,10 +91,12 @@ func foldConstants(c *compilation, j *trace.Jaxpr) (*trace.Jaxpr, error) {
 	return r.finish(), nil
 }
 
-// foldable reports whether folding may evaluate e.
+// foldable reports whether folding may evaluate e. Tokens (create_token's
+// result) have no value to fold into.
 func foldable(e *trace.Eqn) bool {
 	return !isEffectful(e) && !isBarrier(e) && !e.Prim.Has(trace.CallsJaxpr) &&
-		e.Prim.Name != "broadcast_in_dim" && len(e.Out) > 0
+		e.Prim.Name != "broadcast_in_dim" && len(e.Out) > 0 &&
+		!slices.ContainsFunc(e.Out, func(v *trace.Var) bool { return v.Aval().IsToken() })
 }
 
 // constantOperands returns e's operands as Constants, if all are known.

@@ -129,6 +129,43 @@ func Deserialize(data []byte, callbacks map[string]BindFunc) (*Exported, error) 
 	return d.artifact(&a, 0)
 }
 
+// Inspect loads an artifact without binding its host callbacks, to show
+// it (jaxsh inspect): each stored callback gets a stand-in that fails
+// when called.
+func Inspect(data []byte) (*Exported, error) {
+	payload, err := unframe(data)
+	if err != nil {
+		return nil, err
+	}
+	var a exportpb.Artifact
+	if err := (proto.UnmarshalOptions{RecursionLimit: maxProtoDepth}).Unmarshal(payload, &a); err != nil {
+		return nil, formatErrorf("the artifact's payload does not decode: %v", err)
+	}
+	used := map[string]bool{}
+	for v := &a; v != nil; v = v.GetVjp() {
+		collectCallbackNames(v.GetJaxpr(), used)
+	}
+	binds := map[string]BindFunc{}
+	for name := range used {
+		binds[name] = func(kind string, spec []byte) (trace.Callback, error) {
+			return &UnboundCallback{Name: name, Kind: kind, Spec: spec}, nil
+		}
+	}
+	d := &decoder{callbacks: binds}
+	return d.artifact(&a, 0)
+}
+
+// An UnboundCallback stands for a stored callback that Inspect did not
+// bind. Hosts fail when a program calls one.
+type UnboundCallback struct {
+	Name, Kind string
+	Spec       []byte
+}
+
+func (c *UnboundCallback) CallbackName() string        { return c.Name }
+func (c *UnboundCallback) CallbackKind() string        { return c.Kind }
+func (c *UnboundCallback) ExportSpec() ([]byte, error) { return c.Spec, nil }
+
 // maxProtoDepth bounds the nesting of the payload's messages, so that a
 // crafted artifact cannot exhaust the stack.
 const maxProtoDepth = 2000

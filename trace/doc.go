@@ -14,6 +14,14 @@
 // and appends an equation), and closes the jaxpr (Build). Every
 // Jaxpr can be checked with Verify and printed with String.
 //
+// # Transformations
+//
+// Each row of the primitive table carries its batching rule (Batch, see
+// BatchRule), registered beside its primitive family in the
+// prims_*_batch.go files. The interpreter that applies them, vmap's, is
+// package trace/batching; rules for primitives that hold jaxprs (cond,
+// while, scan, jit) batch their bodies through the Batcher it passes them.
+//
 // # Choices where JAX and SPEC §4 differ or SPEC is silent
 //
 //   - Promotion is JAX's lattice with 64-bit types enabled, minus uint64, and

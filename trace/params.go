@@ -39,6 +39,7 @@ const (
 	ParamPrecision                        // PrecisionConfig: (Precision.HIGHEST, Precision.HIGHEST)
 	ParamRounding                         // RoundingMethod: 1
 	ParamCallback                         // Callback: as its CallbackName says
+	ParamTransforms                       // Transforms: (('batch', {'batch_dims': (0, None)}),)
 )
 
 var paramKindNames = map[ParamKind]string{
@@ -48,16 +49,20 @@ var paramKindNames = map[ParamKind]string{
 	ParamGatherDims: "GatherDimensionNumbers", ParamScatterDims: "ScatterDimensionNumbers",
 	ParamGatherMode: "GatherScatterMode", ParamPadding: "PaddingConfig",
 	ParamPrecision: "PrecisionConfig", ParamRounding: "RoundingMethod", ParamCallback: "Callback",
+	ParamTransforms: "Transforms",
 }
 
 func (k ParamKind) String() string { return paramKindNames[k] }
 
 // A ParamSpec declares one param of a primitive. Optional params may hold
-// nil (None); every declared param must be present.
+// nil (None); every declared param must be present, except Omissible ones,
+// which transformations add (id_tap's transforms under vmap) and which a
+// jaxpr without them does not print.
 type ParamSpec struct {
-	Name     string
-	Kind     ParamKind
-	Optional bool
+	Name      string
+	Kind      ParamKind
+	Optional  bool
+	Omissible bool
 }
 
 // accepts reports whether v is a value of kind k.
@@ -106,6 +111,8 @@ func (k ParamKind) accepts(v any) bool {
 	case ParamCallback:
 		c, ok := v.(Callback)
 		return ok && c != nil
+	case ParamTransforms:
+		return is[Transforms](v)
 	}
 	return false
 }
@@ -118,6 +125,7 @@ func checkParams(specs []ParamSpec, p Params) error {
 	for _, s := range specs {
 		v, ok := p[s.Name]
 		switch {
+		case !ok && s.Omissible:
 		case !ok:
 			return fmt.Errorf("missing param %s", s.Name)
 		case v == nil && s.Optional:
@@ -224,6 +232,33 @@ type Ident string
 // prints its name.
 type Callback interface {
 	CallbackName() string
+}
+
+// A Transform is one transformation that a tapped value went through, as
+// id_tap's tap function receives it in its transforms list: under vmap,
+// ("batch", {"batch_dims": (0, None)}), one batch axis per tapped operand
+// (NotBatched, printed None, for an operand the batch does not change).
+type Transform struct {
+	Name      string
+	BatchDims []int
+}
+
+// Transforms lists the transformations, innermost first.
+type Transforms []Transform
+
+func (ts Transforms) pyRepr() string {
+	items := make([]string, len(ts))
+	for i, t := range ts {
+		dims := make([]string, len(t.BatchDims))
+		for k, d := range t.BatchDims {
+			dims[k] = "None"
+			if d != NotBatched {
+				dims[k] = strconv.Itoa(d)
+			}
+		}
+		items[i] = "(" + pyString(t.Name) + ", {'batch_dims': " + pyTuple(dims) + "})"
+	}
+	return pyTuple(items)
 }
 
 // DotDimensionNumbers are dot_general's contracting and batch dimensions.

@@ -54,6 +54,10 @@ type Primitive struct {
 	// Effects, when set, gives the effects of an equation. Primitives
 	// without it are pure.
 	Effects func(in []AVal, p Params) Effects
+	// Batch batches an application whose operands carry a batch axis
+	// (vmap); see BatchRule. Register fills it from the rules registered
+	// beside each primitive family.
+	Batch BatchRule
 	// NamesLike names a jaxpr param whose inputs and outputs stand for the
 	// equation's own: the printer gives them the equation's variable names,
 	// as JAX does for jit.
@@ -143,6 +147,9 @@ func Register(p *Primitive) error {
 		return fmt.Errorf("register %s: no shape rule", p.Name)
 	case registry[p.Name] != nil:
 		return fmt.Errorf("register %s: already registered", p.Name)
+	}
+	if p.Batch == nil {
+		p.Batch = batchRules[p.Name]
 	}
 	registry[p.Name] = p
 	return nil

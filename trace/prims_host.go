@@ -28,7 +28,8 @@ func hostAndCallPrims() []*Primitive {
 		{
 			// id_tap: hands the operands to a host function and returns them.
 			Name: "id_tap", Props: HostOp, MinIn: 1, MaxIn: -1,
-			Params: []ParamSpec{{Name: "callback", Kind: ParamCallback}, {Name: "tap_with_device", Kind: ParamBool}},
+			Params: []ParamSpec{{Name: "callback", Kind: ParamCallback}, {Name: "tap_with_device", Kind: ParamBool},
+				{Name: "transforms", Kind: ParamTransforms, Omissible: true}},
 			Rule: func(in []AVal, _ Params) ([]AVal, error) {
 				if err := checkArray(in); err != nil {
 					return nil, err
@@ -46,6 +47,9 @@ func hostAndCallPrims() []*Primitive {
 				{Name: "result_avals", Kind: ParamAVals},
 				{Name: "call_with_device", Kind: ParamBool},
 				{Name: "ordered", Kind: ParamBool},
+				// How the call batches under vmap (see the call batching
+				// rule); absent or None: it does not.
+				{Name: "vmap_method", Kind: ParamString, Optional: true, Omissible: true},
 			},
 			Rule: callRule,
 			Effects: func(_ []AVal, p Params) Effects {
@@ -123,6 +127,11 @@ func callRule(in []AVal, p Params) ([]AVal, error) {
 	}
 	if err := checkArray(in); err != nil {
 		return nil, err
+	}
+	switch m := p["vmap_method"]; m {
+	case nil, "sequential", "expand_dims", "broadcast_all":
+	default:
+		return nil, fmt.Errorf("vmap_method must be None, 'sequential', 'expand_dims' or 'broadcast_all', got %s", paramRepr(m))
 	}
 	results, _ := ParamAs[[]AVal](p, "result_avals")
 	for _, a := range results {

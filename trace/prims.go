@@ -151,6 +151,10 @@ func Register(p *Primitive) error {
 	if p.Batch == nil {
 		p.Batch = batchRules[p.Name]
 	}
+	if p.Batch == nil && p.Has(Elementwise) {
+		// The batch axis is one more elementwise axis.
+		p.Batch = elementwiseBatch(p.Name)
+	}
 	registry[p.Name] = p
 	return nil
 }

@@ -271,11 +271,13 @@ func primCases() []primCase {
 		"acos": ranged(ops("f32[2,3]"), 0, -0.875, 0.875), "atanh": ranged(ops("f32[2,3]"), 0, -0.875, 0.875),
 		"erf_inv": ranged(ops("f32[2,3]"), 0, -0.875, 0.875),
 		"not":     ops("i32[2,3]"), "population_count": ops("i32[2,3]"),
+		"real":    ops("c64[2,3]"), "imag": ops("c64[2,3]"), "conj": ops("c64[2,3]"),
 	}
 	unaryParams := map[string]trace.Params{
 		"round":            {"rounding_method": trace.RoundToNearestEven},
 		"integer_pow":      {"y": 3},
 		"reduce_precision": {"exponent_bits": 5, "mantissa_bits": 2},
+		"conj":             {"input_dtype": trace.Complex64},
 	}
 	binary := map[string][]operand{
 		"rem":                    ranged(ops("f32[2,3]", "f32[2,3]"), 1, 0.5, 3),
@@ -316,6 +318,7 @@ func primCases() []primCase {
 	add("add", nil, ops("f32[2,3]", "f32[]"))
 	add("mul", nil, ops("f32[1,3]", "f32[2,3]"))
 	add("lt", nil, ops("f32[]", "f32[3]"))
+	add("conj", trace.Params{"input_dtype": trace.Float32}, ops("f32[2,3]"))
 	add("select_n", nil, ops("bool[2,3]", "f32[2,3]", "f32[2,3]"))
 	add("select_n", nil, ops("bool[]", "f32[2,3]", "f32[2,3]"))
 	add("select_n", nil, ranged(ops("i32[4]", "f32[4]", "f32[4]", "f32[4]"), 0, 0, 2))

@@ -41,6 +41,8 @@ func encode(v value) []byte {
 			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(float32(x)))
 		case trace.Float64:
 			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(x))
+		case trace.Complex64: // re and im, one after the other in data
+			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(float32(x)))
 		case trace.Int32:
 			out = binary.LittleEndian.AppendUint32(out, uint32(int32(x)))
 		case trace.Uint32:
@@ -61,11 +63,11 @@ func encode(v value) []byte {
 }
 
 func decode(aval trace.AVal, b []byte) []float64 {
-	n := aval.Size()
+	n := aval.Size() * width(aval)
 	out := make([]float64, n)
 	for i := range out {
 		switch aval.DType {
-		case trace.Float32:
+		case trace.Float32, trace.Complex64:
 			out[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
 		case trace.Float64:
 			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
@@ -119,13 +121,21 @@ func execute(t testing.TB, j *trace.Jaxpr, host jit.Host, args ...value) ([]valu
 	return out, nil
 }
 
+// width is how many float64s of a value's data hold one element.
+func width(a trace.AVal) int {
+	if a.DType.IsComplex() {
+		return 2
+	}
+	return 1
+}
+
 // stack puts examples (of one aval) together along a new axis.
 func stack(examples []value, axis int) value {
 	per := examples[0].aval
 	shape := slices.Insert(slices.Clone(per.Shape), axis, len(examples))
-	out := value{aval: per.WithShape(shape), data: make([]float64, len(examples)*per.Size())}
+	out := value{aval: per.WithShape(shape), data: make([]float64, len(examples)*per.Size()*width(per))}
 	outer := trace.Shape(shape[:axis]).Size()
-	inner := trace.Shape(per.Shape[axis:]).Size()
+	inner := trace.Shape(per.Shape[axis:]).Size() * width(per)
 	i := 0
 	for o := range outer {
 		for _, ex := range examples {
@@ -141,7 +151,7 @@ func unstack(v value, axis, k int) value {
 	n := shape[axis]
 	shape = slices.Delete(shape, axis, axis+1)
 	outer := trace.Shape(shape[:axis]).Size()
-	inner := trace.Shape(shape[axis:]).Size()
+	inner := trace.Shape(shape[axis:]).Size() * width(v.aval)
 	out := value{aval: v.aval.WithShape(shape), data: make([]float64, 0, outer*inner)}
 	for o := range outer {
 		start := (o*n + k) * inner
@@ -162,7 +172,7 @@ func closeTo(got, want value) error {
 		if math.IsNaN(g) && math.IsNaN(w) || g == w {
 			continue
 		}
-		if got.aval.DType.IsFloat() && math.Abs(g-w) <= 1e-5*math.Max(1, math.Abs(w)) {
+		if got.aval.DType.IsInexact() && math.Abs(g-w) <= 1e-5*math.Max(1, math.Abs(w)) {
 			continue
 		}
 		return fmt.Errorf("element %d: got %v, want %v\n got  %v\n want %v", i, g, w, got.data, want.data)
@@ -180,7 +190,7 @@ type operand struct {
 }
 
 func draw(r *rand.Rand, op operand) value {
-	v := value{aval: op.aval, data: make([]float64, op.aval.Size())}
+	v := value{aval: op.aval, data: make([]float64, op.aval.Size()*width(op.aval))}
 	lo, hi := op.lo, op.hi
 	if lo == 0 && hi == 0 {
 		switch {
@@ -202,7 +212,7 @@ func draw(r *rand.Rand, op operand) value {
 		return v
 	}
 	for i := range v.data {
-		if op.aval.DType.IsFloat() {
+		if op.aval.DType.IsInexact() {
 			steps := int((hi - lo) * 8)
 			v.data[i] = lo + float64(r.Intn(steps+1))/8
 		} else {
@@ -222,7 +232,7 @@ func av(s string) trace.AVal {
 		}
 	}
 	dt, ok := map[string]trace.DType{"f32": trace.Float32, "f64": trace.Float64, "i32": trace.Int32,
-		"u32": trace.Uint32, "u8": trace.Uint8, "bool": trace.Bool}[name]
+		"u32": trace.Uint32, "c64": trace.Complex64, "u8": trace.Uint8, "bool": trace.Bool}[name]
 	if !ok {
 		panic("av: " + s)
 	}

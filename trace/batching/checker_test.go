@@ -271,7 +271,7 @@ func primCases() []primCase {
 		"acos": ranged(ops("f32[2,3]"), 0, -0.875, 0.875), "atanh": ranged(ops("f32[2,3]"), 0, -0.875, 0.875),
 		"erf_inv": ranged(ops("f32[2,3]"), 0, -0.875, 0.875),
 		"not":     ops("i32[2,3]"), "population_count": ops("i32[2,3]"),
-		"real":    ops("c64[2,3]"), "imag": ops("c64[2,3]"), "conj": ops("c64[2,3]"),
+		"real": ops("c64[2,3]"), "imag": ops("c64[2,3]"), "conj": ops("c64[2,3]"),
 	}
 	unaryParams := map[string]trace.Params{
 		"round":            {"rounding_method": trace.RoundToNearestEven},

@@ -32,6 +32,50 @@ type templateFormatter struct {
 	kwargs    map[string]Value
 	numbering int
 	nextAuto  int
+
+	// Staging (see Stage): deferred says which values wait for run time;
+	// later collects them; inSpec is set while a spec's nested fields are
+	// expanded (their values are needed now).
+	staging  bool
+	deferred func(Value) bool
+	later    []Value
+	inSpec   bool
+}
+
+// A Composite is text with values inside that wait for run time (a
+// container of traced arrays): Text[i] comes before Holes[i], and the last
+// Text after the last hole. Stage writes each hole as a {!r} field.
+type Composite interface {
+	Value
+	Parts() (text []string, holes []Value)
+}
+
+// Stage applies a str.format template to arguments some of whose values
+// exist only later (deferred(v) is true, or v is a Composite holding them):
+// it formats every field it can now, and returns a template of positional
+// fields ({}, {!r}, {:.3f}, ...) for the rest, with the values to apply it
+// to later, in order. Format(later template, later values) then gives
+// what Format(template, args, kwargs) would have. A spec's nested fields
+// must be known now.
+func Stage(template string, args []Value, kwargs map[string]Value, deferred func(Value) bool) (string, []Value, error) {
+	f := templateFormatter{args: args, kwargs: kwargs, staging: true, deferred: deferred}
+	var b strings.Builder
+	if err := f.build(&b, []rune(template), 2); err != nil {
+		return "", nil, err
+	}
+	return b.String(), f.later, nil
+}
+
+var escapeBraces = strings.NewReplacer("{", "{{", "}", "}}")
+
+// writeText writes literal or formatted text, braces doubled when the
+// output is itself a template.
+func (f *templateFormatter) writeText(b *strings.Builder, s string) {
+	if f.staging && !f.inSpec {
+		escapeBraces.WriteString(b, s)
+		return
+	}
+	b.WriteString(s)
 }
 
 // build expands s into b; depth counts how many more levels of nested
@@ -65,12 +109,12 @@ func (f *templateFormatter) build(b *strings.Builder, s []rune, depth int) error
 		if atEnd && c == '{' && markup {
 			return valueError("Single '{' encountered in format string")
 		}
-		b.WriteString(string(literal))
+		f.writeText(b, string(literal))
 		if !markup {
 			continue
 		}
 		if s[pos] == c {
-			b.WriteRune(c)
+			f.writeText(b, string(c))
 			pos++
 			continue
 		}
@@ -147,6 +191,14 @@ scan:
 	if err != nil {
 		return 0, err
 	}
+	if f.staging {
+		if _, isComposite := v.(Composite); isComposite || f.deferred(v) {
+			if f.inSpec {
+				return 0, valueError("a format spec cannot use a value known only at run time")
+			}
+			return pos, f.deferField(b, v, conversion, specText, depth)
+		}
+	}
 	switch conversion {
 	case 0:
 	case 'r':
@@ -161,15 +213,80 @@ scan:
 		}
 		return 0, valueError("Unknown conversion specifier \\x%x", conversion)
 	}
-	spec := string(specText)
-	if strings.ContainsAny(spec, "{}") {
-		var expanded strings.Builder
-		if err := f.build(&expanded, specText, depth-1); err != nil {
+	spec, err := f.expandSpec(specText, depth)
+	if err != nil {
+		return 0, err
+	}
+	if f.staging && !f.inSpec {
+		var text strings.Builder
+		if err := formatValue(&text, v, spec); err != nil {
 			return 0, err
 		}
-		spec = expanded.String()
+		f.writeText(b, text.String())
+		return pos, nil
 	}
 	return pos, formatValue(b, v, spec)
+}
+
+// expandSpec fills the nested fields of a spec.
+func (f *templateFormatter) expandSpec(specText []rune, depth int) (string, error) {
+	spec := string(specText)
+	if !strings.ContainsAny(spec, "{}") {
+		return spec, nil
+	}
+	var expanded strings.Builder
+	wasInSpec := f.inSpec
+	f.inSpec = true
+	err := f.build(&expanded, specText, depth-1)
+	f.inSpec = wasInSpec
+	return expanded.String(), err
+}
+
+// deferField writes the field for a value known only later: a positional field
+// with the conversion and the expanded spec, or for a Composite its text
+// with a {!r} field per hole.
+func (f *templateFormatter) deferField(b *strings.Builder, v Value, conversion rune, specText []rune, depth int) error {
+	switch conversion {
+	case 0, 'r', 's', 'a':
+	default:
+		if conversion > ' ' && conversion < 0x7f {
+			return valueError("Unknown conversion specifier %c", conversion)
+		}
+		return valueError("Unknown conversion specifier \\x%x", conversion)
+	}
+	spec, err := f.expandSpec(specText, depth)
+	if err != nil {
+		return err
+	}
+	if c, ok := v.(Composite); ok {
+		if spec != "" {
+			return unsupportedSpec(v)
+		}
+		text, holes := c.Parts()
+		for i, t := range text {
+			escapeBraces.WriteString(b, t)
+			if i < len(holes) {
+				b.WriteString("{!r}")
+				f.later = append(f.later, holes[i])
+			}
+		}
+		return nil
+	}
+	if strings.ContainsAny(spec, "{}") {
+		return valueError("the format spec %q of a value known only at run time cannot hold a brace", spec)
+	}
+	b.WriteByte('{')
+	if conversion != 0 {
+		b.WriteByte('!')
+		b.WriteRune(conversion)
+	}
+	if spec != "" {
+		b.WriteByte(':')
+		b.WriteString(spec)
+	}
+	b.WriteByte('}')
+	f.later = append(f.later, v)
+	return nil
 }
 
 // lookup finds a field's value: its first part names an argument, then

@@ -116,7 +116,6 @@ func (p *percent) conversion(b *strings.Builder) error {
 			return err
 		}
 		p.args, p.next, p.keyed = []Value{v}, 0, true
-		cv.plain = false
 	}
 	c, ok := p.read()
 	for ok {

@@ -90,9 +90,9 @@ type HasAttrs interface {
 	Attr(name string) (Value, error)
 }
 
-// A PlainConverter is asked first for each bare printf conversion (no
-// flags, width, precision, key or length modifier): a host whose own %
-// already gave these a meaning keeps it by answering ok true.
+// A PlainConverter is asked first for each bare printf conversion (%s or
+// %(key)s: no flags, width, precision or length modifier): a host whose own
+// % already gave these a meaning keeps it by answering ok true.
 type PlainConverter interface {
 	Value
 	PlainConversion(conv byte) (text string, ok bool)

@@ -270,7 +270,11 @@ func percentChar(v Value) (rune, error) {
 		}
 		return 0, typeError("%%c requires int or char")
 	}
-	if n, ok := number(v).(Integer); ok {
+	n, err := number(v)
+	if err != nil {
+		return 0, err
+	}
+	if n, ok := n.(Integer); ok {
 		x := n.BigInt()
 		if x.Sign() < 0 || x.Cmp(big.NewInt(utf8.MaxRune)) > 0 {
 			return 0, overflowError("%%c arg not in range(0x110000)")
@@ -283,7 +287,11 @@ func percentChar(v Value) (rune, error) {
 // percentInt is the argument of an integer conversion: %d %i %u truncate a
 // float, %o %x %X take only ints.
 func percentInt(v Value, conv rune) (*big.Int, error) {
-	switch n := number(v).(type) {
+	num, err := number(v)
+	if err != nil {
+		return nil, err
+	}
+	switch n := num.(type) {
 	case Integer:
 		return n.BigInt(), nil
 	case Floating:
@@ -307,7 +315,11 @@ func percentInt(v Value, conv rune) (*big.Int, error) {
 }
 
 func percentFloat(v Value) (float64, error) {
-	switch n := number(v).(type) {
+	num, err := number(v)
+	if err != nil {
+		return 0, err
+	}
+	switch n := num.(type) {
 	case Integer:
 		return intToFloat(n.BigInt())
 	case Floating:

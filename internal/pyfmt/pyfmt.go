@@ -57,11 +57,12 @@ type Text interface {
 }
 
 // A Scalar formats as a number when a spec asks for one and as itself
-// otherwise: a 0-d array gives an Integer or Floating (ok true); an array
-// of higher rank answers ok false.
+// otherwise: a 0-d array gives an Integer or Floating; an array of higher
+// rank gives nil (and the spec is refused as for any object); a value
+// that cannot give its number (a traced one) gives the error to report.
 type Scalar interface {
 	Value
-	Scalar() (number Value, ok bool)
+	Scalar() (number Value, err error)
 }
 
 // A Tuple spreads over the conversions of `format % tuple`.
@@ -129,17 +130,17 @@ func (s str) Text() string { return string(s) }
 
 // number returns v as an Integer or Floating when it is one or stands for
 // one (a Scalar), else nil.
-func number(v Value) Value {
+func number(v Value) (Value, error) {
 	if s, ok := v.(Scalar); ok {
-		n, ok := s.Scalar()
-		if !ok {
-			return nil
+		n, err := s.Scalar()
+		if err != nil || n == nil {
+			return nil, err
 		}
 		v = n
 	}
 	switch v.(type) {
 	case Integer, Floating:
-		return v
+		return v, nil
 	}
-	return nil
+	return nil, nil
 }

@@ -16,8 +16,8 @@ type scalar struct {
 func (s scalar) Type() string { return "Array" }
 func (s scalar) Str() string  { return s.text }
 func (s scalar) Repr() string { return "Array(" + s.text + ", dtype=float32)" }
-func (s scalar) Scalar() (Value, bool) {
-	return s.number, s.number != nil
+func (s scalar) Scalar() (Value, error) {
+	return s.number, nil
 }
 
 func TestScalarTakesNumericSpecs(t *testing.T) {

@@ -22,8 +22,11 @@ func formatValue(b *strings.Builder, v Value, specText string) error {
 		return nil
 	}
 	if s, ok := v.(Scalar); ok {
-		n, ok := s.Scalar()
-		if !ok {
+		n, err := s.Scalar()
+		if err != nil {
+			return err
+		}
+		if n == nil {
 			return unsupportedSpec(v)
 		}
 		v = n

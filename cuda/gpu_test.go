@@ -194,7 +194,7 @@ func TestGPUGoldenProgramsMatchCPU(t *testing.T) {
 
 func TestGPUTranscendentalsF32(t *testing.T) {
 	requireGPU(t)
-	for _, fn := range []string{"exp", "exp2", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "logistic", "sinh", "cosh", "sqrt", "rsqrt"} {
+	for _, fn := range []string{"exp", "exp2", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "logistic", "sinh", "cosh", "sqrt", "rsqrt", "atan", "asin", "acos", "asinh", "acosh", "atanh", "cbrt"} {
 		t.Run(fn, func(t *testing.T) {
 			p := newPB(t)
 			x := p.in(trace.Float32, 1<<16)

@@ -42,6 +42,10 @@ import (
 //	sqrt 0.5 ulp            sqrt.rn (IEEE); rsqrt: 1/sqrt in float64, as the CPU
 //	pow                     float32 and narrower only: exp(y·log x) in float64,
 //	                        ≤ 1 float32 ulp measured
+//	atan, atan2 2 ulp       see ptx_math_inverse.go
+//	asin 2, acos 3 ulp      atan2 of (x, √((1-x)(1+x))) and its mirror
+//	asinh 2, acosh 1 ulp    log1p forms, log(x)+ln2 beyond 2^28
+//	atanh 3 ulp, cbrt 1 ulp log1p(2a/(1-a))/2; exp(log|x|/3) and a Newton step
 //
 // Float64 throughput is half of float32 on the data-centre GPUs this
 // targets (A100, H100, H200); on GPUs with 1/64-rate float64 a float32
@@ -117,6 +121,22 @@ func (b *builder) transcendental(name string, in []val, out trace.DType) (val, e
 		b.op("rcp.rn.f64 %s, %s", r, r)
 	case "pow":
 		r = b.pow64(xs[0], xs[1])
+	case "atan":
+		r = b.atan64(xs[0])
+	case "atan2":
+		r = b.atan2_64(xs[0], xs[1])
+	case "asin":
+		r = b.asin64(xs[0])
+	case "acos":
+		r = b.acos64(xs[0])
+	case "asinh":
+		r = b.asinh64(xs[0])
+	case "acosh":
+		r = b.acosh64(xs[0])
+	case "atanh":
+		r = b.atanh64(xs[0])
+	case "cbrt":
+		r = b.cbrt64(xs[0])
 	default:
 		return val{}, unsupported("%s on %s", name, dt)
 	}

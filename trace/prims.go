@@ -90,6 +90,11 @@ func (p *Primitive) Infer(in []AVal, params Params) ([]AVal, Effects, error) {
 	if err != nil {
 		return fail(err)
 	}
+	for _, a := range out {
+		if err := CheckSize(a); err != nil {
+			return fail(err)
+		}
+	}
 	var effects Effects
 	if p.Effects != nil {
 		effects = NewEffects(p.Effects(in, params)...)

@@ -17,7 +17,8 @@ type Shape []int
 func (s Shape) Rank() int { return len(s) }
 
 // Size is the number of elements: the product of the dimensions (1 for a
-// scalar).
+// scalar). It does not check for overflow: it is exact for the shapes that
+// CheckSize accepts (size.go), which every primitive's results are.
 func (s Shape) Size() int {
 	n := 1
 	for _, d := range s {

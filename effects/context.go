@@ -1,5 +1,7 @@
 package effects
 
+import "context"
+
 // A Context is the effect state of one user thread: its Tokens, the Mailbox
 // its callbacks run from, and the Failures of its taps. The thread that owns
 // it dispatches programs with Dispatch and blocks only through its Mailbox
@@ -13,6 +15,11 @@ type Context struct {
 	Tokens   *Tokens
 	Mailbox  *Mailbox
 	Failures *Failures
+	// MaxInFlight, when positive, replaces the package's MaxInFlight as
+	// this thread's bound on unfinished programs per device.
+	MaxInFlight int
+
+	cancel context.Context // see SetContext; nil: never cancelled
 }
 
 // NewContext returns the context of a thread that has dispatched nothing.
@@ -29,13 +36,23 @@ func NewContext() *Context {
 // by failing with the input's error).
 //
 // work receives the Program, through which its host operations run Starlark
-// callbacks (Call, Tap). Dispatch may be called from inside a callback: the
-// new program is then ordered within the callback (see Program).
+// callbacks (Call, Tap) and learn of its cancellation. Dispatch may be
+// called from inside a callback: the new program is then ordered within the
+// callback (see Program).
+//
+// When the thread already has MaxInFlight unfinished programs on device,
+// Dispatch first waits for the oldest, running callbacks meanwhile. If the
+// thread is cancelled then, or before the program starts, the program does
+// not run and its event fails with a *CancelledError.
 func (c *Context) Dispatch(device string, kinds []string, inputs []*Event, work func(*Program) error) *Event {
+	if err := c.makeRoom(device); err != nil {
+		return Completed(err)
+	}
 	t := c.Tokens
 	deps := append(append([]*Event(nil), inputs...), t.Deps(kinds)...)
-	p := &Program{ctx: c, device: device, scope: t.scope(), seq: t.next()}
-	done := Go(deps, func() error { return work(p) })
+	ctx := c.Cancellation()
+	p := &Program{ctx: c, cancel: ctx, device: device, scope: t.scope(), seq: t.next()}
+	done := goUnless(ctx, deps, func() error { return work(p) })
 	t.record(p.seq, device, kinds, done)
 	return done
 }
@@ -43,15 +60,18 @@ func (c *Context) Dispatch(device string, kinds []string, inputs []*Event, work 
 // WaitOrdered blocks the thread, running callbacks, until every ordered
 // effect of the kinds dispatched so far has happened. A print outside any
 // trace calls WaitOrdered("print") before writing, so that it appears after
-// the prints of programs dispatched before it (SPEC §5).
-func (c *Context) WaitOrdered(kinds ...string) {
+// the prints of programs dispatched before it (SPEC §5). It returns a
+// *CancelledError if the thread is cancelled first, and nil otherwise.
+func (c *Context) WaitOrdered(kinds ...string) error {
 	for {
 		deps := c.Tokens.Deps(kinds)
 		if len(deps) == 0 {
-			return
+			return nil
 		}
 		for _, ev := range deps {
-			c.Mailbox.Await(ev)
+			if err := c.Await(ev); IsCancelled(err) {
+				return err
+			}
 		}
 		// Callbacks that ran meanwhile may have added ordered work of these
 		// kinds; look again.
@@ -61,9 +81,13 @@ func (c *Context) WaitOrdered(kinds ...string) {
 // Barrier is effects_barrier: it blocks the thread until every program it
 // dispatched has finished and every callback they posted has run (running
 // them meanwhile), then returns the tap failures collected since the last
-// Barrier as a *CallbackError, or nil.
+// Barrier as a *CallbackError, or nil. If the thread is cancelled first it
+// returns a *CancelledError and leaves the failures for the next Barrier.
 func (c *Context) Barrier() error {
-	c.Tokens.Barrier(c.Mailbox)
+	ctx := c.Cancellation()
+	if !c.Tokens.BarrierOr(c.Mailbox, ctx.Done()) {
+		return cancelled(ctx)
+	}
 	return c.Failures.Take()
 }
 
@@ -93,6 +117,7 @@ func (c *Context) Close() error {
 // cycle to break.
 type Program struct {
 	ctx    *Context
+	cancel context.Context // the thread's cancellation when it was dispatched
 	device string
 	seq    uint64
 	// scope is what the program's callbacks dispatch under. It is read and
@@ -107,23 +132,49 @@ func (p *Program) Device() string { return p.device }
 // the failure of a Go tap callback run directly (p.Context().Failures.Add).
 func (p *Program) Context() *Context { return p.ctx }
 
+// Done is closed once the program is cancelled: its work checks it
+// between kernels, blocks and loop iterations and then fails with Err.
+func (p *Program) Done() <-chan struct{} { return p.cancel.Done() }
+
+// Err is nil while the program may go on, and its *CancelledError once
+// it is cancelled.
+func (p *Program) Err() error { return cancelled(p.cancel) }
+
+// Cancellation is the context the program was dispatched under, for Go
+// callbacks that take one.
+func (p *Program) Cancellation() context.Context { return p.cancel }
+
 // Call runs job on the owning thread and waits for it: a host `call`. It
 // returns job's error, a *PanicError if it panicked, or ErrClosed if the
 // thread has ended. Before returning it also waits for the ordered work the
 // callback dispatched, so the program's later effects follow that work.
 // Call blocks its goroutine: call it from the program's work, never from
-// the owning thread.
+// the owning thread. If the program is cancelled first, Call returns its
+// *CancelledError at once, and the job, if it has not started, never runs.
 func (p *Program) Call(job func() error) error {
 	var added scope
-	err := p.ctx.Mailbox.Post(func() error {
+	posted := p.ctx.Mailbox.Post(func() error {
+		if err := p.Err(); err != nil {
+			return err
+		}
 		p.enter(p.seq)
 		defer func() { added = p.exit() }()
 		return job()
-	}).Wait()
-	for _, ev := range added.events() {
-		<-ev.Done()
+	})
+	select {
+	case <-posted.Done():
+	case <-p.Done():
+		return p.Err()
 	}
-	return err
+	// added is written by the job before posted is set.
+	for _, ev := range added.events() {
+		select {
+		case <-ev.Done():
+		case <-p.Done():
+			return p.Err()
+		}
+	}
+	return posted.Err()
 }
 
 // Tap posts job to run on the owning thread and returns at once: a host

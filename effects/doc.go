@@ -53,6 +53,18 @@
 //   - Jobs run in post order (globally, hence per poster); a job that
 //     blocks runs later ones nested inside its wait.
 //
+// # Cancellation and back-pressure
+//
+// A Context carries the thread's cancellation (SetContext, a
+// context.Context). Every wait of the thread selects on it and returns a
+// *CancelledError once it is cancelled; each program keeps the one current
+// at its dispatch and stops when it is cancelled (Program.Done, Err): before
+// it starts, in a Call, and wherever its work checks (the backends do so
+// between kernels, blocks and loop iterations). A thread has at most
+// MaxInFlight unfinished programs per device: a Dispatch beyond that waits
+// for the oldest, running callbacks, so a fast loop holds bounded memory and
+// its taps run while it goes on.
+//
 // # Failures
 //
 // A failed or panicking Call is the program's error (a *PanicError for a
@@ -66,8 +78,8 @@
 //
 //   - jit dispatch: ctx.Dispatch(dev.String(), orderedKinds, inputEvents,
 //     func(p *effects.Program) error { return exe.Execute(args, p) }), where
-//     the backend keeps p for its host operations; reading a result is
-//     ctx.Mailbox.Await(ev).
+//     the backend keeps p for its host operations and its cancellation;
+//     reading a result is ctx.Await(ev).
 //   - Backend host ops: a Starlark callback goes through p.Call or p.Tap; a
 //     Go callback runs in place, its tap failures added with
 //     p.Context().Failures.Add. A device print needs no callback: the

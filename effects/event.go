@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -85,13 +86,31 @@ func (e *Event) Wait() error {
 // so nothing waits behind unrelated work: a host callback that dispatches a
 // computation while the program that called it is blocked gets it run.
 func Go(deps []*Event, work func() error) *Event {
+	return goUnless(context.Background(), deps, work)
+}
+
+// goUnless is Go for work that a cancellation of ctx stops before it
+// starts: while its deps are pending, or just as they are done, a cancelled
+// ctx fails the event with a *CancelledError and work never runs. (Work
+// that has started watches ctx itself.)
+func goUnless(ctx context.Context, deps []*Event, work func() error) *Event {
 	ev := NewEvent()
 	deps = append([]*Event(nil), deps...) // the caller may reuse its slice
+	stop := ctx.Done()
 	startWorker(func() {
 		for _, d := range deps {
 			if d != nil {
-				<-d.done
+				select {
+				case <-d.done:
+				case <-stop:
+					ev.Set(cancelled(ctx))
+					return
+				}
 			}
+		}
+		if err := cancelled(ctx); err != nil {
+			ev.Set(err)
+			return
 		}
 		complete(ev, work)
 	})

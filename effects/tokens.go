@@ -160,6 +160,12 @@ func (f *frame) addOutput(device string, done *Event) {
 // and for the ordered effects that precede its program, but not for the
 // program itself, which may be waiting for the callback.
 func (t *Tokens) Barrier(mb *Mailbox) {
+	t.BarrierOr(mb, nil)
+}
+
+// BarrierOr is Barrier that also returns, reporting false, once stop is
+// closed (a cancelled thread); a nil stop never closes.
+func (t *Tokens) BarrierOr(mb *Mailbox, stop <-chan struct{}) bool {
 	f := t.current()
 	for {
 		mb.Drain()
@@ -171,12 +177,14 @@ func (t *Tokens) Barrier(mb *Mailbox) {
 		waits = unfinished(waits)
 		if len(waits) == 0 {
 			if !mb.Pending() {
-				return
+				return true
 			}
 			continue // posted since Drain: run it, it may dispatch more
 		}
 		for _, ev := range waits {
-			mb.Await(ev)
+			if !mb.AwaitOr(ev, stop) {
+				return false
+			}
 		}
 	}
 }

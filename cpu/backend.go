@@ -130,6 +130,13 @@ func (b *backend) FromHost(d jit.Device, aval trace.AVal, data []byte) (jit.Buff
 	if err != nil {
 		return nil, err
 	}
+	// The data is in memory already, so the machine can hold it once more
+	// unless it is nearly full: check, not charge, so host arrays (which
+	// the garbage collector frees unseen) leave no charge behind.
+	if err := jit.ChargeFreeing(jit.Machine, int64(len(data)), aval); err != nil {
+		return nil, err
+	}
+	jit.Machine.Release(int64(len(data)))
 	buf := newBuffer(dev, aval)
 	copy(buf.data, data)
 	return buf, nil

@@ -217,7 +217,11 @@ func (r *controlRunner) runWhile(in, out []*Buffer, scratch []byte, host jit.Hos
 	defer body.done(allocated)
 	copy(cond.args, cconsts)
 	copy(body.args, bconsts)
+	done := doneOf(host)
 	for {
+		if err := cancelled(done, host); err != nil {
+			return err
+		}
 		copy(cond.args[len(cconsts):], cur)
 		if err := cond.call(host); err != nil {
 			return err
@@ -255,7 +259,11 @@ func (r *controlRunner) runScan(in, out []*Buffer, scratch []byte, host jit.Host
 	for i, y := range ys {
 		yrows[i] = Buffer{aval: y.aval.WithShape(y.aval.Shape[1:]), dev: y.dev}
 	}
+	done := doneOf(host)
 	for it := range length {
+		if err := cancelled(done, host); err != nil {
+			return err
+		}
 		t := it
 		if reverse {
 			t = length - 1 - it

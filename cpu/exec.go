@@ -74,8 +74,12 @@ type executable struct {
 	tempSize int
 	nOutBufs int // distinct result buffers
 	outAvals []trace.AVal
-	scratch  sync.Pool // *execScratch
-	arenas   sync.Pool // *[]uint64 of tempSize bytes
+	// plan is the bytes one Execute allocates; planLargest the largest
+	// array among them (limits.go).
+	plan        int64
+	planLargest trace.AVal
+	scratch     sync.Pool // *execScratch
+	arenas      sync.Pool // *[]uint64 of tempSize bytes
 }
 
 // A placement is where a slot's value lives during an Execute.
@@ -303,6 +307,7 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 		}
 		x.outputs = append(x.outputs, out)
 	}
+	x.plan, x.planLargest = x.planBytes()
 	return x, nil
 }
 
@@ -350,6 +355,10 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 		}
 		bufs[i] = buf
 	}
+	charged, err := x.chargePlan(host)
+	if err != nil {
+		return nil, err
+	}
 	allocated := 0
 	var arena []byte
 	if x.tempSize > 0 {
@@ -361,8 +370,10 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 	out := make([]*Buffer, len(x.outputs))
 	n, err := x.run(sc, bufs, nil, arena, host, out)
 	if err != nil {
+		charged.release(charged.bytes)
 		return nil, err
 	}
+	charged.hold(out, bufs)
 	allocated += n
 	if execAllocHook != nil {
 		execAllocHook(x, allocated)
@@ -434,7 +445,13 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 		return slots[o.slot]
 	}
 	refs := sc.refs
+	done := doneOf(host)
 	for _, st := range x.steps {
+		if done != nil {
+			if err := cancelled(done, host); err != nil {
+				return allocated, err
+			}
+		}
 		in, out := refs[:len(st.in)], refs[len(st.in):len(st.in)+len(st.out)]
 		refs = refs[len(st.in)+len(st.out):]
 		for i, o := range st.in {

@@ -96,6 +96,11 @@ func TestApplyPrimitiveCompilesOncePerSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The cache is the process's: start from an empty one, so that an
+	// earlier run of this test (-count=2) has not compiled these already.
+	eagerCache.Lock()
+	clear(eagerCache.m)
+	eagerCache.Unlock()
 	before := fake.compiles.Load()
 	for i := 0; i < 3; i++ {
 		out, err := ApplyPrimitive(dev, neg, nil, []Buffer{in})

@@ -101,6 +101,16 @@ var planCases = []planCase{{
 		}
 	},
 }, {
+	// The study's f_fft3d_transposed, as jnp lowers it: opaque fft kernels
+	// around an elementwise one.
+	name: "fft3d_transposed",
+	build: func(jb *jaxprBuilder) *trace.Jaxpr {
+		x := jb.input(trace.Float32, 2, 16, 16, 8)
+		a := jb.bind("fft", trace.Params{"fft_type": trace.FFTRealForward, "fft_lengths": []int{16, 16, 8}}, x)
+		b := jb.bind("fft", trace.Params{"fft_type": trace.FFTRealInverse, "fft_lengths": []int{16, 16, 8}}, jb.bind("add", nil, a, a))
+		return jb.build(jb.bind("add", nil, b, f32Lit(jb, 3)))
+	},
+}, {
 	// Results that are a literal, a folded constant listed twice, and an
 	// argument passed through.
 	name: "constant_results",

@@ -181,6 +181,7 @@ func init() {
 	families := [][]*Primitive{
 		elementwisePrims(),
 		complexPrims(),
+		fftPrims(),
 		shapePrims(),
 		indexingPrims(),
 		reductionPrims(),

@@ -126,6 +126,7 @@ func paramPrograms(t *testing.T) map[string]*trace.Jaxpr {
 		"call": single(t, "call", trace.Params{"callback": host, "result_avals": []trace.AVal{av(f32, 2), av(i32)},
 			"call_with_device": false, "ordered": true}, av(f32, 3)),
 		"concatenate":          single(t, "concatenate", trace.Params{"dimension": 0}, av(f32, 3), av(f32, 2)),
+		"conj":                 single(t, "conj", trace.Params{"input_dtype": trace.Complex64}, av(trace.Complex64, 3)),
 		"convert_element_type": single(t, "convert_element_type", trace.Params{"new_dtype": trace.Float64, "weak_type": false}, av(f32, 3)),
 		"convert_weak":         single(t, "convert_element_type", trace.Params{"new_dtype": f32, "weak_type": true}, av(i32, 3)),
 		"cummax":               single(t, "cummax", trace.Params{"axis": 0, "reverse": true}, av(f32, 4)),

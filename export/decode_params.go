@@ -153,6 +153,18 @@ func (d *decoder) param(spec trace.ParamSpec, p *pb.Param, depth int) (any, erro
 			}
 			return cb, nil
 		}
+	case trace.ParamTransforms:
+		if v, ok := p.GetValue().(*pb.Param_Transforms); ok {
+			ts := trace.Transforms{}
+			for _, pt := range v.Transforms.GetValues() {
+				dims, err := decodeInts(pt.GetBatchDims())
+				if err != nil {
+					return nil, err
+				}
+				ts = append(ts, trace.Transform{Name: pt.GetName(), BatchDims: dims})
+			}
+			return ts, nil
+		}
 	default:
 		return nil, fmt.Errorf("params of kind %s are not in format version %d", spec.Kind, FormatVersion)
 	}

@@ -363,6 +363,16 @@ func encodeParam(spec trace.ParamSpec, v any, depth int) (*pb.Param, error) {
 			return nil, fmt.Errorf("host callback %s: %w", c.CallbackName(), err)
 		}
 		p.Value = &pb.Param_Callback{Callback: &pb.Callback{Name: c.CallbackName(), Kind: c.CallbackKind(), Spec: spec}}
+	case trace.ParamTransforms:
+		ts, ok := v.(trace.Transforms)
+		if !ok {
+			return bad()
+		}
+		list := &pb.Transforms{}
+		for _, tr := range ts {
+			list.Values = append(list.Values, &pb.Transform{Name: tr.Name, BatchDims: encodeInts(tr.BatchDims)})
+		}
+		p.Value = &pb.Param_Transforms{Transforms: list}
 	default:
 		return nil, fmt.Errorf("params of kind %s cannot be stored in format version %d", spec.Kind, FormatVersion)
 	}
@@ -376,7 +386,7 @@ func StorableParamKind(k trace.ParamKind) bool {
 	case trace.ParamBool, trace.ParamInt, trace.ParamNumber, trace.ParamString, trace.ParamIdent,
 		trace.ParamDType, trace.ParamInts, trace.ParamAVals, trace.ParamJaxpr, trace.ParamJaxprs,
 		trace.ParamDotDims, trace.ParamGatherDims, trace.ParamScatterDims, trace.ParamGatherMode,
-		trace.ParamPadding, trace.ParamPrecision, trace.ParamRounding, trace.ParamCallback:
+		trace.ParamPadding, trace.ParamPrecision, trace.ParamRounding, trace.ParamCallback, trace.ParamTransforms:
 		return true
 	}
 	return false

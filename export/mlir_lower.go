@@ -62,7 +62,7 @@ var simpleOps = map[string]string{
 	"sign": "stablehlo.sign", "floor": "stablehlo.floor", "ceil": "stablehlo.ceil", "is_finite": "stablehlo.is_finite",
 	"not": "stablehlo.not", "population_count": "stablehlo.popcnt", "real": "stablehlo.real", "imag": "stablehlo.imag",
 	"complex": "stablehlo.complex",
-	"asin": "chlo.asin", "acos": "chlo.acos", "atan": "chlo.atan", "sinh": "chlo.sinh", "cosh": "chlo.cosh",
+	"asin":    "chlo.asin", "acos": "chlo.acos", "atan": "chlo.atan", "sinh": "chlo.sinh", "cosh": "chlo.cosh",
 	"asinh": "chlo.asinh", "acosh": "chlo.acosh", "atanh": "chlo.atanh", "erf": "chlo.erf", "erfc": "chlo.erfc",
 	"erf_inv": "chlo.erf_inv", "nextafter": "chlo.next_after",
 	"add": "stablehlo.add", "sub": "stablehlo.subtract", "mul": "stablehlo.multiply", "div": "stablehlo.divide",

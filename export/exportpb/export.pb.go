@@ -966,6 +966,8 @@ func (x *Complex) GetIm() float64 {
 	return 0
 }
 
+// One param of an equation. A number param (a fill value) uses
+// bool_value, int_value or float_value as its Go kind is.
 type Param struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -990,6 +992,7 @@ type Param struct {
 	//	*Param_Precision
 	//	*Param_Rounding
 	//	*Param_Callback
+	//	*Param_Transforms
 	Value         isParam_Value `protobuf_oneof:"value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1210,6 +1213,15 @@ func (x *Param) GetCallback() *Callback {
 	return nil
 }
 
+func (x *Param) GetTransforms() *Transforms {
+	if x != nil {
+		if x, ok := x.Value.(*Param_Transforms); ok {
+			return x.Transforms
+		}
+	}
+	return nil
+}
+
 type isParam_Value interface {
 	isParam_Value()
 }
@@ -1292,6 +1304,10 @@ type Param_Callback struct {
 	Callback *Callback `protobuf:"bytes,20,opt,name=callback,proto3,oneof"`
 }
 
+type Param_Transforms struct {
+	Transforms *Transforms `protobuf:"bytes,21,opt,name=transforms,proto3,oneof"`
+}
+
 func (*Param_None) isParam_Value() {}
 
 func (*Param_BoolValue) isParam_Value() {}
@@ -1329,6 +1345,8 @@ func (*Param_Precision) isParam_Value() {}
 func (*Param_Rounding) isParam_Value() {}
 
 func (*Param_Callback) isParam_Value() {}
+
+func (*Param_Transforms) isParam_Value() {}
 
 type None struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1875,6 +1893,106 @@ func (x *Precision) GetRhs() string {
 	return ""
 }
 
+// The transformations a tapped value went through (id_tap under vmap):
+// innermost first.
+type Transforms struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Values        []*Transform           `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Transforms) Reset() {
+	*x = Transforms{}
+	mi := &file_export_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Transforms) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Transforms) ProtoMessage() {}
+
+func (x *Transforms) ProtoReflect() protoreflect.Message {
+	mi := &file_export_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Transforms.ProtoReflect.Descriptor instead.
+func (*Transforms) Descriptor() ([]byte, []int) {
+	return file_export_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *Transforms) GetValues() []*Transform {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
+// batch_dims holds one axis per tapped operand, -1 for an operand the
+// batch does not change (printed None).
+type Transform struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	BatchDims     []int64                `protobuf:"zigzag64,2,rep,packed,name=batch_dims,json=batchDims,proto3" json:"batch_dims,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Transform) Reset() {
+	*x = Transform{}
+	mi := &file_export_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Transform) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Transform) ProtoMessage() {}
+
+func (x *Transform) ProtoReflect() protoreflect.Message {
+	mi := &file_export_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Transform.ProtoReflect.Descriptor instead.
+func (*Transform) Descriptor() ([]byte, []int) {
+	return file_export_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *Transform) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Transform) GetBatchDims() []int64 {
+	if x != nil {
+		return x.BatchDims
+	}
+	return nil
+}
+
 // A host callback, stored by name and bound again at load time. spec is
 // how the embedding layer describes this use of the callback (the
 // structure of its argument, its declared results, keyword arguments);
@@ -1890,7 +2008,7 @@ type Callback struct {
 
 func (x *Callback) Reset() {
 	*x = Callback{}
-	mi := &file_export_proto_msgTypes[22]
+	mi := &file_export_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1902,7 +2020,7 @@ func (x *Callback) String() string {
 func (*Callback) ProtoMessage() {}
 
 func (x *Callback) ProtoReflect() protoreflect.Message {
-	mi := &file_export_proto_msgTypes[22]
+	mi := &file_export_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1915,7 +2033,7 @@ func (x *Callback) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Callback.ProtoReflect.Descriptor instead.
 func (*Callback) Descriptor() ([]byte, []int) {
-	return file_export_proto_rawDescGZIP(), []int{22}
+	return file_export_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Callback) GetName() string {
@@ -2016,7 +2134,7 @@ const file_export_proto_rawDesc = "" +
 	"\x05value\")\n" +
 	"\aComplex\x12\x0e\n" +
 	"\x02re\x18\x01 \x01(\x01R\x02re\x12\x0e\n" +
-	"\x02im\x18\x02 \x01(\x01R\x02im\"\xef\x06\n" +
+	"\x02im\x18\x02 \x01(\x01R\x02im\"\xae\a\n" +
 	"\x05Param\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12+\n" +
 	"\x04none\x18\x02 \x01(\v2\x15.jaxsh.export.v1.NoneH\x00R\x04none\x12\x1f\n" +
@@ -2042,7 +2160,10 @@ const file_export_proto_rawDesc = "" +
 	"\apadding\x18\x11 \x01(\v2\x18.jaxsh.export.v1.PaddingH\x00R\apadding\x12:\n" +
 	"\tprecision\x18\x12 \x01(\v2\x1a.jaxsh.export.v1.PrecisionH\x00R\tprecision\x12\x1c\n" +
 	"\brounding\x18\x13 \x01(\x11H\x00R\brounding\x127\n" +
-	"\bcallback\x18\x14 \x01(\v2\x19.jaxsh.export.v1.CallbackH\x00R\bcallbackB\a\n" +
+	"\bcallback\x18\x14 \x01(\v2\x19.jaxsh.export.v1.CallbackH\x00R\bcallback\x12=\n" +
+	"\n" +
+	"transforms\x18\x15 \x01(\v2\x1b.jaxsh.export.v1.TransformsH\x00R\n" +
+	"transformsB\a\n" +
 	"\x05value\"\x06\n" +
 	"\x04None\"\x1e\n" +
 	"\x04Ints\x12\x16\n" +
@@ -2078,7 +2199,14 @@ const file_export_proto_rawDesc = "" +
 	"\x04dims\x18\x01 \x03(\v2\x17.jaxsh.export.v1.PadDimR\x04dims\"/\n" +
 	"\tPrecision\x12\x10\n" +
 	"\x03lhs\x18\x01 \x01(\tR\x03lhs\x12\x10\n" +
-	"\x03rhs\x18\x02 \x01(\tR\x03rhs\"F\n" +
+	"\x03rhs\x18\x02 \x01(\tR\x03rhs\"@\n" +
+	"\n" +
+	"Transforms\x122\n" +
+	"\x06values\x18\x01 \x03(\v2\x1a.jaxsh.export.v1.TransformR\x06values\">\n" +
+	"\tTransform\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1d\n" +
+	"\n" +
+	"batch_dims\x18\x02 \x03(\x12R\tbatchDims\"F\n" +
 	"\bCallback\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -2097,7 +2225,7 @@ func file_export_proto_rawDescGZIP() []byte {
 }
 
 var file_export_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_export_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_export_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_export_proto_goTypes = []any{
 	(TreeDef_Kind)(0),   // 0: jaxsh.export.v1.TreeDef.Kind
 	(*Artifact)(nil),    // 1: jaxsh.export.v1.Artifact
@@ -2122,7 +2250,9 @@ var file_export_proto_goTypes = []any{
 	(*PadDim)(nil),      // 20: jaxsh.export.v1.PadDim
 	(*Padding)(nil),     // 21: jaxsh.export.v1.Padding
 	(*Precision)(nil),   // 22: jaxsh.export.v1.Precision
-	(*Callback)(nil),    // 23: jaxsh.export.v1.Callback
+	(*Transforms)(nil),  // 23: jaxsh.export.v1.Transforms
+	(*Transform)(nil),   // 24: jaxsh.export.v1.Transform
+	(*Callback)(nil),    // 25: jaxsh.export.v1.Callback
 }
 var file_export_proto_depIdxs = []int32{
 	2,  // 0: jaxsh.export.v1.Artifact.in_avals:type_name -> jaxsh.export.v1.AVal
@@ -2160,15 +2290,17 @@ var file_export_proto_depIdxs = []int32{
 	19, // 32: jaxsh.export.v1.Param.scatter_dims:type_name -> jaxsh.export.v1.ScatterDims
 	21, // 33: jaxsh.export.v1.Param.padding:type_name -> jaxsh.export.v1.Padding
 	22, // 34: jaxsh.export.v1.Param.precision:type_name -> jaxsh.export.v1.Precision
-	23, // 35: jaxsh.export.v1.Param.callback:type_name -> jaxsh.export.v1.Callback
-	2,  // 36: jaxsh.export.v1.AVals.values:type_name -> jaxsh.export.v1.AVal
-	6,  // 37: jaxsh.export.v1.Jaxprs.values:type_name -> jaxsh.export.v1.Jaxpr
-	20, // 38: jaxsh.export.v1.Padding.dims:type_name -> jaxsh.export.v1.PadDim
-	39, // [39:39] is the sub-list for method output_type
-	39, // [39:39] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	25, // 35: jaxsh.export.v1.Param.callback:type_name -> jaxsh.export.v1.Callback
+	23, // 36: jaxsh.export.v1.Param.transforms:type_name -> jaxsh.export.v1.Transforms
+	2,  // 37: jaxsh.export.v1.AVals.values:type_name -> jaxsh.export.v1.AVal
+	6,  // 38: jaxsh.export.v1.Jaxprs.values:type_name -> jaxsh.export.v1.Jaxpr
+	20, // 39: jaxsh.export.v1.Padding.dims:type_name -> jaxsh.export.v1.PadDim
+	24, // 40: jaxsh.export.v1.Transforms.values:type_name -> jaxsh.export.v1.Transform
+	41, // [41:41] is the sub-list for method output_type
+	41, // [41:41] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_export_proto_init() }
@@ -2206,6 +2338,7 @@ func file_export_proto_init() {
 		(*Param_Precision)(nil),
 		(*Param_Rounding)(nil),
 		(*Param_Callback)(nil),
+		(*Param_Transforms)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2213,7 +2346,7 @@ func file_export_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_export_proto_rawDesc), len(file_export_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   23,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -189,6 +189,10 @@ func (w *mlirWriter) eqn(e *trace.Eqn, in []value, tokens map[string]value) ([]v
 		}
 		return one(w.op1("stablehlo.pad", in, fmt.Sprintf("edge_padding_high = %s, edge_padding_low = %s, interior_padding = %s",
 			i64Array(hi), i64Array(lo), i64Array(interior)), outType(0)))
+	case "fft":
+		kind, _ := trace.ParamAs[trace.Ident](p, "fft_type")
+		return one(w.op1("stablehlo.fft", in, fmt.Sprintf("fft_length = %s, fft_type = #stablehlo<fft_type %s>",
+			i64Array(p.Ints("fft_lengths")), strings.TrimPrefix(string(kind), "FftType.")), outType(0)))
 	case "iota":
 		return one(w.op1("stablehlo.iota", nil, fmt.Sprintf("iota_dimension = %d : i64", p.Int("dimension")), outType(0)))
 	case "dynamic_slice":

@@ -48,7 +48,10 @@ type Exported struct {
 	// Jaxpr is the traced function. Its Consts are jit.Buffer (a function
 	// exported in this process) or *Constant (one deserialized).
 	Jaxpr *trace.Jaxpr
-	vjp   func() (*Exported, error)
+	// Poly is set for a shape-polymorphic export (poly.go).
+	Poly *Polymorphism
+
+	vjp func() (*Exported, error)
 	// storedVJP is the VJP a deserialized artifact carried.
 	storedVJP *Exported
 
@@ -219,7 +222,7 @@ func walkCallbacks(j *trace.Jaxpr, f func(trace.Callback)) {
 func (e *Exported) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fun_name: %s\n", e.FunName)
-	fmt.Fprintf(&b, "in_avals: %s\n", avalTuple(e.InAvals))
+	fmt.Fprintf(&b, "in_avals: %s\n", e.InAvalsText())
 	fmt.Fprintf(&b, "out_avals: %s\n", avalTuple(e.OutAvals))
 	if e.InTree != nil {
 		fmt.Fprintf(&b, "in_tree: %s\n", e.InTree)

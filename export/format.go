@@ -35,6 +35,9 @@ func (e *Exported) Serialize(vjpOrder int) ([]byte, error) {
 	if vjpOrder < 0 {
 		return nil, fmt.Errorf("serialize: vjp_order must be >= 0, got %d", vjpOrder)
 	}
+	if e.Poly != nil {
+		return nil, fmt.Errorf("serialize %s: %w", e.FunName, ErrPolymorphicSerialize)
+	}
 	a, err := encodeArtifact(e, vjpOrder)
 	if err != nil {
 		return nil, fmt.Errorf("serialize %s: %w", e.FunName, err)

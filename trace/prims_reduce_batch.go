@@ -99,6 +99,20 @@ func dotGeneralBatch(bt Batcher, in []Atom, dims []int, p Params) ([]Atom, []int
 			LhsBatch: shiftAxes(dn.LhsBatch, ld), RhsBatch: slices.Clone(dn.RhsBatch),
 		}
 		outDim = len(dn.LhsBatch) + freeBefore(ld, dn.LhsContracting, dn.LhsBatch)
+	case rhs.Aval().Rank()-1 == len(dn.RhsContracting)+len(dn.RhsBatch):
+		// The batch axis is the rhs's only free dimension (a matrix times a
+		// batch of vectors): swapping the operands puts it before the lhs's
+		// free dimensions, where the result wants it, instead of after them
+		// (which would cost a transpose of the whole result).
+		q["dimension_numbers"] = DotDimensionNumbers{
+			LhsContracting: shiftAxes(dn.RhsContracting, rd), RhsContracting: slices.Clone(dn.LhsContracting),
+			LhsBatch: shiftAxes(dn.RhsBatch, rd), RhsBatch: slices.Clone(dn.LhsBatch),
+		}
+		if pc, ok := p["precision"].(PrecisionConfig); ok {
+			q["precision"] = PrecisionConfig{pc[1], pc[0]}
+		}
+		lhs, rhs = rhs, lhs
+		outDim = len(dn.LhsBatch)
 	default:
 		q["dimension_numbers"] = DotDimensionNumbers{
 			LhsContracting: slices.Clone(dn.LhsContracting), RhsContracting: shiftAxes(dn.RhsContracting, rd),

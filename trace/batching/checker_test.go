@@ -392,6 +392,14 @@ func primCases() []primCase {
 	add("dot_general", dot([]int{2}, []int{1}, []int{0}, []int{0}), ops("f32[2,3,4]", "f32[2,4,5]"))
 	add("dot_general", dot([]int{0}, []int{1}, nil, nil), ops("f32[3,2]", "f32[4,3]"))
 
+	fft := func(kind trace.Ident, lengths ...int) trace.Params {
+		return trace.Params{"fft_type": kind, "fft_lengths": lengths}
+	}
+	add("fft", fft(trace.FFTForward, 4), ops("c64[2,4]"))
+	add("fft", fft(trace.FFTInverse, 2, 4), ops("c64[3,2,4]"))
+	add("fft", fft(trace.FFTRealForward, 4), ops("f32[3,4]"))
+	add("fft", fft(trace.FFTRealInverse, 4), ops("c64[2,3]"))
+
 	add("optimization_barrier", nil, ops("f32[2]", "i32[3]"))
 	return cs
 }

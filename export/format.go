@@ -117,6 +117,21 @@ type ExportableCallback interface {
 // name must be used. Nothing in data can make it panic: bytes that are not
 // a well-formed artifact of a known version are a *FormatError.
 func Deserialize(data []byte, callbacks map[string]BindFunc) (*Exported, error) {
+	return DeserializeWith(data, DeserializeOptions{Callbacks: callbacks})
+}
+
+// DeserializeOptions are Deserialize's bindings.
+type DeserializeOptions struct {
+	// Callbacks are the user's bindings, checked against the stored names.
+	Callbacks map[string]BindFunc
+	// Builtin binds callbacks that need no user function (the dialect's
+	// id_print): a name it binds (a nil error and callback) is neither
+	// missing nor required. It may be nil.
+	Builtin func(name, kind string, spec []byte) (trace.Callback, error)
+}
+
+// DeserializeWith is Deserialize with builtin bindings.
+func DeserializeWith(data []byte, opts DeserializeOptions) (*Exported, error) {
 	payload, err := unframe(data)
 	if err != nil {
 		return nil, err
@@ -125,11 +140,34 @@ func Deserialize(data []byte, callbacks map[string]BindFunc) (*Exported, error) 
 	if err := (proto.UnmarshalOptions{RecursionLimit: maxProtoDepth}).Unmarshal(payload, &a); err != nil {
 		return nil, formatErrorf("the artifact's payload does not decode: %v", err)
 	}
-	if err := checkBindings(&a, callbacks); err != nil {
+	binds := map[string]BindFunc{}
+	for name, f := range opts.Callbacks {
+		binds[name] = f
+	}
+	if opts.Builtin != nil {
+		for name, kind := range storedCallbacks(&a) {
+			if _, user := binds[name]; user {
+				continue
+			}
+			if _, err := opts.Builtin(name, kind, nil); err == nil {
+				binds[name] = func(kind string, spec []byte) (trace.Callback, error) { return opts.Builtin(name, kind, spec) }
+			}
+		}
+	}
+	if err := checkBindings(&a, binds); err != nil {
 		return nil, err
 	}
-	d := &decoder{callbacks: callbacks}
+	d := &decoder{callbacks: binds}
 	return d.artifact(&a, 0)
+}
+
+// storedCallbacks lists the artifact's callback names with a kind each.
+func storedCallbacks(a *exportpb.Artifact) map[string]string {
+	out := map[string]string{}
+	for v := a; v != nil; v = v.GetVjp() {
+		collectCallbacks(v.GetJaxpr(), out)
+	}
+	return out
 }
 
 // Inspect loads an artifact without binding its host callbacks, to show
@@ -144,12 +182,8 @@ func Inspect(data []byte) (*Exported, error) {
 	if err := (proto.UnmarshalOptions{RecursionLimit: maxProtoDepth}).Unmarshal(payload, &a); err != nil {
 		return nil, formatErrorf("the artifact's payload does not decode: %v", err)
 	}
-	used := map[string]bool{}
-	for v := &a; v != nil; v = v.GetVjp() {
-		collectCallbackNames(v.GetJaxpr(), used)
-	}
 	binds := map[string]BindFunc{}
-	for name := range used {
+	for name := range storedCallbacks(&a) {
 		binds[name] = func(kind string, spec []byte) (trace.Callback, error) {
 			return &UnboundCallback{Name: name, Kind: kind, Spec: spec}, nil
 		}
@@ -175,8 +209,8 @@ const maxProtoDepth = 2000
 
 func checkBindings(a *exportpb.Artifact, callbacks map[string]BindFunc) error {
 	used := map[string]bool{}
-	for v := a; v != nil; v = v.GetVjp() {
-		collectCallbackNames(v.GetJaxpr(), used)
+	for name := range storedCallbacks(a) {
+		used[name] = true
 	}
 	var missing, extra []string
 	for name := range used {
@@ -215,17 +249,17 @@ func checkBindings(a *exportpb.Artifact, callbacks map[string]BindFunc) error {
 	return nil
 }
 
-func collectCallbackNames(j *exportpb.Jaxpr, into map[string]bool) {
+func collectCallbacks(j *exportpb.Jaxpr, into map[string]string) {
 	for _, e := range j.GetEqns() {
 		for _, p := range e.GetParams() {
 			switch v := p.GetValue().(type) {
 			case *exportpb.Param_Callback:
-				into[v.Callback.GetName()] = true
+				into[v.Callback.GetName()] = v.Callback.GetKind()
 			case *exportpb.Param_Jaxpr:
-				collectCallbackNames(v.Jaxpr, into)
+				collectCallbacks(v.Jaxpr, into)
 			case *exportpb.Param_Jaxprs:
 				for _, sub := range v.Jaxprs.GetValues() {
-					collectCallbackNames(sub, into)
+					collectCallbacks(sub, into)
 				}
 			}
 		}

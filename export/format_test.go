@@ -221,3 +221,28 @@ func writeGolden(t *testing.T, dir string, progs map[string]*trace.Jaxpr) {
 		}
 	}
 }
+
+// Builtin bindings cover names the user need not bind; the user's win.
+func TestBuiltinBindings(t *testing.T) {
+	_, data := mixedArtifact(t)
+	var builtinKinds []string
+	builtin := func(name, kind string, spec []byte) (trace.Callback, error) {
+		if name != "tap_fn" {
+			return nil, errors.New("not a builtin")
+		}
+		builtinKinds = append(builtinKinds, kind)
+		return &testCallback{name: name, kind: "builtin"}, nil
+	}
+	e, err := export.DeserializeWith(data, export.DeserializeOptions{
+		Callbacks: map[string]export.BindFunc{"host_fn": bindTest("host_fn")}, Builtin: builtin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.Jaxpr.String(), "callback=tap_fn") || len(builtinKinds) == 0 {
+		t.Errorf("tap_fn was not bound by the builtin binder: %v", builtinKinds)
+	}
+	if _, err := export.DeserializeWith(data, export.DeserializeOptions{Builtin: builtin}); err == nil ||
+		!strings.Contains(err.Error(), "not bound: host_fn (pass") {
+		t.Errorf("host_fn unbound: %v", err)
+	}
+}

@@ -3,8 +3,9 @@ package starlark
 import (
 	"errors"
 	"fmt"
-	"github.com/jaxsh/jaxsh/effects"
 	"strings"
+
+	"github.com/jaxsh/jaxsh/effects"
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"

@@ -24,22 +24,6 @@ func init() {
 	register("jnp", "iinfo", jnpIinfoBuiltin)
 }
 
-// dtypeOf reads the dtype of a dtype-like value (a dtype, its name, Python's
-// float/int/bool) or of an array.
-func dtypeOf(fn string, v starlark.Value) (trace.DType, error) {
-	if a, ok := v.(*Array); ok {
-		return a.dtype(), nil
-	}
-	dt, ok, err := userDType(fn, v)
-	if err != nil {
-		return trace.InvalidDType, err
-	}
-	if !ok {
-		return trace.InvalidDType, fmt.Errorf("%s: a dtype is required, got None", fn)
-	}
-	return dt, nil
-}
-
 // jnpPromoteTypesBuiltin is promote_types(a, b): the dtype a binary
 // operation on arrays of dtypes a and b computes in (JAX's lattice).
 func jnpPromoteTypesBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

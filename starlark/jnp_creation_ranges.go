@@ -22,50 +22,6 @@ func init() {
 	register("jnp", "indices", jnpIndicesBuiltin)
 }
 
-// iota is lax.broadcasted_iota: values counting along dimension of shape.
-func (c *composer) iota(dt trace.DType, shape trace.Shape, dimension int) *Array {
-	if c.err != nil {
-		return nil
-	}
-	dev, err := defaultDevice()
-	if err != nil {
-		return c.fail(err)
-	}
-	out, err := bindOn(dev, "iota", trace.Params{"dtype": dt, "shape": []int(shape.Clone()), "dimension": dimension})
-	if err != nil {
-		return c.fail(err)
-	}
-	return out[0]
-}
-
-// reshape is lax.reshape, which leaves an array of the same shape alone.
-func (c *composer) reshape(x *Array, shape trace.Shape) *Array {
-	if !c.ok(x) || x.shape().Equal(shape) {
-		return x
-	}
-	return c.prim("reshape", trace.Params{"new_sizes": []int(shape.Clone())}, x)
-}
-
-// expandDims is lax.expand_dims for one new axis.
-func (c *composer) expandDims(x *Array, axis int) *Array {
-	if !c.ok(x) {
-		return nil
-	}
-	shape := make([]int, 0, x.ndim()+1)
-	dims := make([]int, 0, x.ndim())
-	for i, d := range x.shape() {
-		if i == axis {
-			shape = append(shape, 1)
-		}
-		dims = append(dims, len(shape))
-		shape = append(shape, d)
-	}
-	if axis == x.ndim() {
-		shape = append(shape, 1)
-	}
-	return c.prim("broadcast_in_dim", trace.Params{"shape": shape, "broadcast_dimensions": dims}, x)
-}
-
 // jnpArangeBuiltin is arange(start, stop=None, step=None, dtype=None):
 // evenly spaced values in [start, stop). The dtype is the promotion of the
 // arguments (int32 for Python ints, float32 for Python floats).
@@ -315,14 +271,6 @@ func jnpIdentityBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 		return nil, err
 	}
 	return eye("identity", n, starlark.None, starlark.MakeInt(0), dt)
-}
-
-func dtypeOrDefault(fn string, v starlark.Value, dflt trace.DType) (trace.DType, error) {
-	dt, ok, err := userDType(fn, v)
-	if err != nil || ok {
-		return dt, err
-	}
-	return dflt, nil
 }
 
 // jnpTriBuiltin is tri(N, M=None, k=0, dtype=None): ones at and below the

@@ -215,7 +215,7 @@ func closeBuiltin(fn string) builtinFunc {
 			return close, err
 		}
 		c := &composer{fn: fn}
-		return c.done(c.all(close))
+		return c.done(all(c, close))
 	}
 }
 
@@ -232,7 +232,7 @@ func isclose(fn string, a, b, rtol, atol starlark.Value, equalNaN bool) (*Array,
 	}
 	x, y := arrs[0], arrs[1]
 	c := &composer{fn: fn}
-	rt, at := c.asDType(rtol, x, x.dtype()), c.asDType(atol, x, x.dtype())
+	rt, at := asDType(c, rtol, x, x.dtype()), asDType(c, atol, x, x.dtype())
 	bothNaN := c.jnp(jnpLogicalAnd, c.jnp1(jnpIsnan, x), c.jnp1(jnpIsnan, y))
 	finite := c.jnp1(jnpIsfinite, y)
 	inRange := c.bin("le", c.un("abs", c.bin("sub", x, y)), c.bin("add", at, c.bin("mul", rt, c.un("abs", y))))
@@ -245,7 +245,7 @@ func isclose(fn string, a, b, rtol, atol starlark.Value, equalNaN bool) (*Array,
 
 // asDType is lax.convert_element_type(v, dt) of a Python number or an
 // array, on like's device.
-func (c *composer) asDType(v starlark.Value, like *Array, dt trace.DType) *Array {
+func asDType(c *composer, v starlark.Value, like *Array, dt trace.DType) *Array {
 	if !c.ok(like) {
 		return nil
 	}
@@ -263,7 +263,7 @@ func (c *composer) asDType(v starlark.Value, like *Array, dt trace.DType) *Array
 }
 
 // all reduces a bool array over every axis to a 0-d bool array.
-func (c *composer) all(x *Array) *Array {
+func all(c *composer, x *Array) *Array {
 	if !c.ok(x) || x.ndim() == 0 {
 		return x
 	}
@@ -295,7 +295,7 @@ func jnpArrayEqualBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark
 	if equalNaN {
 		eq = c.jnp(jnpLogicalOr, eq, c.jnp(jnpLogicalAnd, c.jnp1(jnpIsnan, x), c.jnp1(jnpIsnan, y)))
 	}
-	return c.done(c.all(eq))
+	return c.done(all(c, eq))
 }
 
 // jnpNanToNumBuiltin is nan_to_num(x, copy=True, nan=0.0, posinf=None,
@@ -326,8 +326,8 @@ func jnpNanToNumBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 		neginf = starlark.Float(-info.max)
 	}
 	c := &composer{fn: fn}
-	out := c.where(c.jnp1(jnpIsnan, a), c.asDType(nan, a, dt), a)
-	out = c.where(c.isPosInf(out), c.asDType(posinf, a, dt), out)
-	out = c.where(c.isNegInf(out), c.asDType(neginf, a, dt), out)
+	out := c.where(c.jnp1(jnpIsnan, a), asDType(c, nan, a, dt), a)
+	out = c.where(isPosInf(c, out), asDType(c, posinf, a, dt), out)
+	out = c.where(isNegInf(c, out), asDType(c, neginf, a, dt), out)
 	return c.done(out)
 }

@@ -216,7 +216,7 @@ func jnpHypot(x, y starlark.Value) (*Array, error) {
 	}
 	c := &composer{fn: fn}
 	x1, x2 := c.un("abs", arrs[0]), c.un("abs", arrs[1])
-	idxInf := c.jnp(jnpLogicalOr, c.isPosInf(x1), c.isPosInf(x2))
+	idxInf := c.jnp(jnpLogicalOr, isPosInf(c, x1), isPosInf(c, x2))
 	x1, x2 = c.jnp(jnpMaximum, x1, x2), c.jnp(jnpMinimum, x1, x2)
 	if !c.ok(x1, x2) {
 		return nil, c.err
@@ -233,15 +233,15 @@ func jnpHypot(x, y starlark.Value) (*Array, error) {
 }
 
 // isPosInf is x == +inf for floats, false for everything else.
-func (c *composer) isPosInf(x *Array) *Array {
-	return c.isSignedInf(x, 1)
+func isPosInf(c *composer, x *Array) *Array {
+	return isSignedInf(c, x, 1)
 }
 
-func (c *composer) isNegInf(x *Array) *Array {
-	return c.isSignedInf(x, -1)
+func isNegInf(c *composer, x *Array) *Array {
+	return isSignedInf(c, x, -1)
 }
 
-func (c *composer) isSignedInf(x *Array, sign int) *Array {
+func isSignedInf(c *composer, x *Array, sign int) *Array {
 	if !c.ok(x) {
 		return nil
 	}
@@ -261,12 +261,12 @@ func jnpCopysign(x, y starlark.Value) (*Array, error) {
 	}
 	c := &composer{fn: fn}
 	mag := c.un("abs", arrs[0])
-	return c.done(c.where(c.signbit(arrs[1]), c.jnp1(jnpNegative, mag), mag))
+	return c.done(c.where(signbit(c, arrs[1]), c.jnp1(jnpNegative, mag), mag))
 }
 
 // signbit is ufuncs.signbit for floats: the top bit of the same-width
 // integer, shifted down arithmetically and read as bool.
-func (c *composer) signbit(x *Array) *Array {
+func signbit(c *composer, x *Array) *Array {
 	if !c.ok(x) {
 		return nil
 	}

@@ -14,19 +14,6 @@ import (
 // bind; the only host-made arrays are constants built from static Python
 // values (scalars, and index lists derived from static arguments).
 
-// arraylikeArg is JAX's ensure_arraylike for one operand: arrays pass through,
-// Python scalars become weakly typed 0-d arrays on dev. Lists are rejected
-// as JAX rejects them: jnp functions do not convert sequences implicitly.
-func arraylikeArg(fn string, v starlark.Value, pos int, dev jit.Device) (*Array, error) {
-	switch v := v.(type) {
-	case *Array:
-		return v, nil
-	case starlark.Int, starlark.Float, starlark.Bool:
-		return asArray(fn, v, dev)
-	}
-	return nil, fmt.Errorf("%s requires ndarray or scalar arguments, got %s at position %d", fn, v.Type(), pos)
-}
-
 // arraylikeArgs converts several operands with arraylikeArg, all onto the device of
 // the first array among them.
 func arraylikeArgs(fn string, vals ...starlark.Value) ([]*Array, error) {
@@ -114,16 +101,6 @@ func staticIntsArg(fn, what string, v starlark.Value) (vals []int, seq bool, err
 	return vals, true, nil
 }
 
-// normalizeAxisOf resolves a possibly negative axis against rank, with NumPy's
-// message and the operand named.
-func normalizeAxisOf(fn string, axis, rank int, a *Array) (int, error) {
-	n, err := trace.NormalizeAxis(axis, rank)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %v (operand %s)", fn, err, describe(a))
-	}
-	return n, nil
-}
-
 // normalizeAxesOf resolves several axes against rank and rejects repeats.
 func normalizeAxesOf(fn string, axes []int, rank int, a *Array) ([]int, error) {
 	out := make([]int, len(axes))
@@ -173,14 +150,6 @@ func rejectOutArg(fn string, out starlark.Value) error {
 	return nil
 }
 
-// reshapeTo reshapes a (row-major) unless it already has the shape.
-func reshapeTo(a *Array, shape []int) (*Array, error) {
-	if a.shape().Equal(shape) {
-		return a, nil
-	}
-	return bind1("reshape", trace.Params{"new_sizes": append([]int{}, shape...)}, a)
-}
-
 // permuteAxes permutes a's axes unless perm is the identity.
 func permuteAxes(a *Array, perm []int) (*Array, error) {
 	identity := true
@@ -193,41 +162,12 @@ func permuteAxes(a *Array, perm []int) (*Array, error) {
 	return bind1("transpose", trace.Params{"permutation": append([]int{}, perm...)}, a)
 }
 
-// sliceInDim is lax.slice_in_dim: elements [start, limit) of one axis.
-func sliceInDim(a *Array, axis, start, limit int) (*Array, error) {
-	starts := make([]int, a.ndim())
-	limits := a.shape().Clone()
-	strides := make([]int, a.ndim())
-	for i := range strides {
-		strides[i] = 1
-	}
-	starts[axis], limits[axis] = start, limit
-	return bind1("slice", trace.Params{"start_indices": starts, "limit_indices": []int(limits), "strides": strides}, a)
-}
-
-// joinAlong is lax.concatenate; one operand is returned as it is.
-func joinAlong(arrs []*Array, axis int) (*Array, error) {
-	if len(arrs) == 1 {
-		return arrs[0], nil
-	}
-	return bind1("concatenate", trace.Params{"dimension": axis}, arrs...)
-}
-
 // reverseAxes reverses the given axes.
 func reverseAxes(a *Array, axes []int) (*Array, error) {
 	if len(axes) == 0 {
 		return a, nil
 	}
 	return bind1("rev", trace.Params{"dimensions": append([]int{}, axes...)}, a)
-}
-
-// iotaOf is lax.broadcasted_iota: indices along dim, broadcast to shape.
-func iotaOf(dev jit.Device, dt trace.DType, shape []int, dim int) (*Array, error) {
-	out, err := bindOn(dev, "iota", trace.Params{"dtype": dt, "shape": append([]int{}, shape...), "dimension": dim})
-	if err != nil {
-		return nil, err
-	}
-	return out[0], nil
 }
 
 // scalarConst is a strongly typed 0-d constant of dtype dt on dev.
@@ -291,27 +231,4 @@ func indexDTypeForLength(n int) trace.DType {
 		return trace.Int64
 	}
 	return trace.Int32
-}
-
-// insertUnitAxes inserts length-1 axes at the given (normalized, output)
-// positions, as lax.expand_dims.
-func insertUnitAxes(a *Array, axes []int) (*Array, error) {
-	if len(axes) == 0 {
-		return a, nil
-	}
-	out := make([]int, a.ndim()+len(axes))
-	isNew := make([]bool, len(out))
-	for _, ax := range axes {
-		isNew[ax] = true
-	}
-	j := 0
-	for i := range out {
-		if isNew[i] {
-			out[i] = 1
-			continue
-		}
-		out[i] = a.shape()[j]
-		j++
-	}
-	return reshapeTo(a, out)
 }

@@ -3,6 +3,7 @@ package starlark
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jaxsh/jaxsh/jit"
@@ -671,4 +672,100 @@ func condBranches(ts *traceState, name string, index *Array, fns []starlark.Call
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return traces[0].outTree.unflatten(valuesOf(outs))
+}
+
+// leavesToArrays converts operand leaves (arrays and numbers) to arrays.
+func leavesToArrays(name string, leaves []starlark.Value, dev jit.Device) ([]*Array, error) {
+	out := make([]*Array, len(leaves))
+	for i, l := range leaves {
+		a, err := leafArray(name, l, dev)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+func avalsOf(arrays []*Array) []trace.AVal {
+	out := make([]trace.AVal, len(arrays))
+	for i, a := range arrays {
+		out[i] = a.aval
+	}
+	return out
+}
+
+func valuesOf(arrays []*Array) []starlark.Value {
+	out := make([]starlark.Value, len(arrays))
+	for i, a := range arrays {
+		out[i] = a
+	}
+	return out
+}
+
+// leafPaths names each leaf of a tree as Python indexes it from root:
+// carry[0]['x'].
+func leafPaths(root string, d *treeDef) []string {
+	var out []string
+	var walk func(path string, d *treeDef)
+	walk = func(path string, d *treeDef) {
+		switch d.kind {
+		case treeLeaf:
+			out = append(out, path)
+		case treeDict:
+			for i, k := range d.keys {
+				walk(path+"["+strconv.Quote(k)+"]", d.children[i])
+			}
+		case treeTuple, treeList:
+			for i, c := range d.children {
+				walk(path+"["+strconv.Itoa(i)+"]", c)
+			}
+		}
+	}
+	walk(root, d)
+	return out
+}
+
+// avalText is how messages show a leaf's type: float32[3], with "weak"
+// where that is the difference.
+func avalText(a trace.AVal) string { return a.LongString() }
+
+// carryMismatch compares a loop body's output carry with its input: the
+// structure must be the same and every leaf of the same shape and dtype.
+// Where only a weakly typed input leaf differs from the output, promote
+// lists the leaves whose input may take the output's type (JAX retraces
+// with them); any other difference is an error naming the leaf.
+func carryMismatch(what, root string, in *treeDef, inAvals []trace.AVal, out *treeDef, outAvals []trace.AVal) (promote []int, err error) {
+	if !in.equal(out) {
+		return nil, fmt.Errorf("%s must return a carry with the structure of its input: got %s, want %s", what, out, in)
+	}
+	paths := leafPaths(root, in)
+	var errs []string
+	for i, a := range inAvals {
+		b := outAvals[i]
+		if a.SameType(b) {
+			continue
+		}
+		if a.Weak && a.Shape.Equal(b.Shape) {
+			promote = append(promote, i)
+			continue
+		}
+		errs = append(errs, fmt.Sprintf("the carry leaf %s is %s on input but %s on output", paths[i], avalText(a), avalText(b)))
+	}
+	if errs != nil {
+		return nil, fmt.Errorf("%s must return a carry of the same types as its input: %s", what, strings.Join(errs, "; "))
+	}
+	return promote, nil
+}
+
+// promoteLeaves converts the given weak leaves to the body's output types.
+func promoteLeaves(arrays []*Array, promote []int, outAvals []trace.AVal) error {
+	for _, i := range promote {
+		c, err := convertType(arrays[i], outAvals[i].Type())
+		if err != nil {
+			return err
+		}
+		arrays[i] = c
+	}
+	return nil
 }

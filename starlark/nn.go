@@ -119,7 +119,7 @@ func axesArg(fn string, v starlark.Value, rank int) ([]int, error) {
 
 // keepDims puts size-1 dimensions back where a reduction removed axes
 // (lax.expand_dims).
-func (c *composer) keepDims(x *Array, axes []int) *Array {
+func keepDims(c *composer, x *Array, axes []int) *Array {
 	if !c.ok(x) || len(axes) == 0 {
 		return x
 	}
@@ -140,9 +140,9 @@ func (c *composer) keepDims(x *Array, axes []int) *Array {
 
 // reduceMax is jnp.max(x, axes, where=mask, keepdims): masked-out elements
 // count as the dtype's lowest value.
-func (c *composer) reduceMax(x *Array, axes []int, mask starlark.Value, keepdims bool) *Array {
+func reduceMax(c *composer, x *Array, axes []int, mask starlark.Value, keepdims bool) *Array {
 	if mask != starlark.None {
-		low := c.lowest(x)
+		low := lowest(c, x)
 		if !c.ok(low) {
 			return nil
 		}
@@ -150,13 +150,13 @@ func (c *composer) reduceMax(x *Array, axes []int, mask starlark.Value, keepdims
 	}
 	r := c.prim("reduce_max", trace.Params{"axes": axes}, x)
 	if keepdims {
-		r = c.keepDims(r, axes)
+		r = keepDims(c, r, axes)
 	}
 	return r
 }
 
 // lowest is the smallest value of x's dtype: -inf for floats.
-func (c *composer) lowest(x *Array) *Array {
+func lowest(c *composer, x *Array) *Array {
 	if !c.ok(x) {
 		return nil
 	}
@@ -172,7 +172,7 @@ func (c *composer) lowest(x *Array) *Array {
 
 // reduceSum is jnp.sum(x, axes, where=mask, keepdims) of a floating x:
 // float16 and bfloat16 sum in float32 and round once, as JAX does.
-func (c *composer) reduceSum(x *Array, axes []int, mask starlark.Value, keepdims bool) *Array {
+func reduceSum(c *composer, x *Array, axes []int, mask starlark.Value, keepdims bool) *Array {
 	if mask != starlark.None {
 		x = c.take(jnpWhere(mask, x, starlark.MakeInt(0)))
 	}
@@ -188,7 +188,7 @@ func (c *composer) reduceSum(x *Array, axes []int, mask starlark.Value, keepdims
 		r = c.convert(r, dt, r != nil && r.aval.Weak)
 	}
 	if keepdims {
-		r = c.keepDims(r, axes)
+		r = keepDims(c, r, axes)
 	}
 	return r
 }
@@ -217,7 +217,7 @@ func softmaxBuiltin(fn string, logarithm bool) builtinFunc {
 			}
 		}
 		c := &composer{fn: fn}
-		xMax := c.reduceMax(a, axes, mask, true)
+		xMax := reduceMax(c, a, axes, mask, true)
 		safe := a
 		if mask != starlark.None {
 			safe = c.take(jnpWhere(mask, a, starlark.Float(math.Inf(-1))))
@@ -225,11 +225,11 @@ func softmaxBuiltin(fn string, logarithm bool) builtinFunc {
 		shifted := c.jnp(jnpSubtract, safe, xMax)
 		var result *Array
 		if logarithm {
-			sum := c.reduceSum(c.jnp1(unaryUfunc("exp"), shifted), axes, mask, true)
+			sum := reduceSum(c, c.jnp1(unaryUfunc("exp"), shifted), axes, mask, true)
 			result = c.jnp(jnpSubtract, shifted, c.jnp1(unaryUfunc("log"), sum))
 		} else {
 			unnormalized := c.jnp1(unaryUfunc("exp"), shifted)
-			result = c.jnp(jnpTrueDivide, unnormalized, c.reduceSum(unnormalized, axes, mask, true))
+			result = c.jnp(jnpTrueDivide, unnormalized, reduceSum(c, unnormalized, axes, mask, true))
 		}
 		if mask != starlark.None {
 			fill := starlark.Value(starlark.MakeInt(0))
@@ -241,9 +241,6 @@ func softmaxBuiltin(fn string, logarithm bool) builtinFunc {
 		return c.done(result)
 	}
 }
-
-// unaryUfunc looks up a registered ufunc by name (after init).
-func unaryUfunc(name string) unaryFunc { return unaryUfuncs[name] }
 
 // nnLogsumexpBuiltin is logsumexp(a, axis=None, b=None, keepdims=False,
 // return_sign=False, where=None): log(sum(b * exp(a))), computed around the
@@ -286,17 +283,17 @@ func nnLogsumexpBuiltin(_ *starlark.Thread, bi *starlark.Builtin, args starlark.
 	if err != nil {
 		return nil, err
 	}
-	amax := c.reduceMax(x, axes, mask, keepdims)
+	amax := reduceMax(c, x, axes, mask, keepdims)
 	amax = c.select_(c.jnp1(jnpIsfinite, amax), amax, c.fullLike(amax, 0, x.dtype()))
 	withDims := amax
 	if !keepdims {
-		withDims = c.keepDims(amax, axes)
+		withDims = keepDims(c, amax, axes)
 	}
 	expA := c.un("exp", c.bin("sub", x, withDims))
 	if weights != nil {
 		expA = c.bin("mul", expA, weights)
 	}
-	sumexp := c.reduceSum(expA, axes, mask, keepdims)
+	sumexp := reduceSum(c, expA, axes, mask, keepdims)
 	sign := c.un("sign", sumexp)
 	out := c.bin("add", c.un("log", c.un("abs", sumexp)), amax)
 	if returnSign {

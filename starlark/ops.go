@@ -104,3 +104,9 @@ func (a *Array) Matmul(y starlark.Value, side starlark.Side) (starlark.Value, er
 	}
 	return f(y, a)
 }
+
+// unaryUfunc looks up a registered ufunc by name (after init).
+func unaryUfunc(name string) unaryFunc { return unaryUfuncs[name] }
+
+// binaryUfunc is the registered binary ufunc name, or nil.
+func binaryUfunc(name string) binaryFunc { return binaryUfuncs[name] }

@@ -130,3 +130,127 @@ func elementwise(fn, prim string, params trace.Params, vals ...starlark.Value) (
 	}
 	return bind1(prim, params, arrs...)
 }
+
+// promoteArgs is JAX's promote_args family: promoted dtypes, then NumPy rank
+// promotion.
+func promoteArgs(fn string, p promotion, vals ...starlark.Value) ([]*Array, error) {
+	arrs, err := promoteDTypes(fn, p, vals...)
+	if err != nil {
+		return nil, err
+	}
+	return promoteShapes(fn, arrs...)
+}
+
+// laxUnary promotes x and applies one primitive.
+func laxUnary(fn, prim string, p promotion, x starlark.Value) (*Array, error) {
+	arrs, err := promoteArgs(fn, p, x)
+	if err != nil {
+		return nil, err
+	}
+	c := &composer{fn: fn}
+	return c.done(c.un(prim, arrs[0]))
+}
+
+// laxBinary promotes x and y and applies one primitive.
+func laxBinary(fn, prim string, p promotion, x, y starlark.Value) (*Array, error) {
+	arrs, err := promoteArgs(fn, p, x, y)
+	if err != nil {
+		return nil, err
+	}
+	c := &composer{fn: fn}
+	return c.done(c.bin(prim, arrs[0], arrs[1]))
+}
+
+// A promotion is one of JAX's three ways of choosing the dtype that
+// elementwise operands compute in.
+type promotion uint8
+
+const (
+	promoteCommon  promotion = iota // promote_args: the operands' result type
+	promoteNumeric                  // promote_args_numeric: bool becomes int32
+	promoteInexact                  // promote_args_inexact: integers and bool become floating
+)
+
+func (p promotion) apply(t trace.Type) trace.Type {
+	switch {
+	case p == promoteNumeric && t.DType == trace.Bool:
+		return trace.Type{DType: trace.Int32}
+	case p == promoteInexact && !t.DType.IsInexact():
+		return trace.Type{DType: inexactOf(t.DType), Weak: t.Weak}
+	}
+	return t
+}
+
+// inexactOf is JAX's to_inexact_dtype for a non-inexact dtype: int64
+// becomes float64 and every narrower integer (and bool) the default float32.
+func inexactOf(dt trace.DType) trace.DType {
+	if dt == trace.Int64 {
+		return trace.Float64
+	}
+	return trace.Float32
+}
+
+// promoteDTypes converts the operands to their promoted type, without
+// touching shapes (JAX's promote_dtypes*).
+func promoteDTypes(fn string, p promotion, vals ...starlark.Value) ([]*Array, error) {
+	if err := checkArraylike(fn, vals...); err != nil {
+		return nil, err
+	}
+	t, err := resultType(fn, vals...)
+	if err != nil {
+		return nil, err
+	}
+	return promoteTo(fn, p.apply(t), vals...)
+}
+
+// promoteShapes is JAX's promote_shapes: when operands of different nonzero
+// ranks meet, each gets leading size-1 dimensions up to the broadcast rank;
+// lax's primitives broadcast scalars and size-1 dimensions themselves. The
+// shapes are checked here so that the error names the jnp function.
+func promoteShapes(fn string, arrs ...*Array) ([]*Array, error) {
+	if len(arrs) < 2 {
+		return arrs, nil
+	}
+	shapes := make([]trace.Shape, len(arrs))
+	sameRank := true
+	nonscalarRanks := map[int]bool{}
+	for i, a := range arrs {
+		shapes[i] = a.shape()
+		sameRank = sameRank && a.ndim() == arrs[0].ndim()
+		if a.ndim() > 0 {
+			nonscalarRanks[a.ndim()] = true
+		}
+	}
+	shape, err := trace.BroadcastShapes(shapes...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v (operands %s)", fn, err, describeArrays(arrs))
+	}
+	if sameRank || len(nonscalarRanks) < 2 {
+		return arrs, nil
+	}
+	out := make([]*Array, len(arrs))
+	for i, a := range arrs {
+		if out[i], err = broadcastToRank(a, len(shape)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// broadcastToRank prepends size-1 dimensions (lax.broadcast_to_rank).
+func broadcastToRank(a *Array, rank int) (*Array, error) {
+	lead := rank - a.ndim()
+	if lead == 0 {
+		return a, nil
+	}
+	shape := make([]int, 0, rank)
+	for range lead {
+		shape = append(shape, 1)
+	}
+	shape = append(shape, a.shape()...)
+	dims := make([]int, a.ndim())
+	for i := range dims {
+		dims[i] = lead + i
+	}
+	return bind1("broadcast_in_dim", trace.Params{"shape": shape, "broadcast_dimensions": dims}, a)
+}

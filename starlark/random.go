@@ -128,7 +128,7 @@ func (r *rng) ufunc(name string, x, y *Array) *Array {
 	if !r.ok(x, y) {
 		return nil
 	}
-	return r.step(binaryUfuncs[name](x, y))
+	return r.step(binaryUfunc(name)(x, y))
 }
 
 // keyArg is _check_prng_key for raw keys: a uint32 array ending in (2,),

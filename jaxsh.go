@@ -39,6 +39,10 @@ type Options struct {
 	// Globals are predeclared in every module the interpreter runs, next to
 	// jaxsh's own builtins; they win on a clash.
 	Globals starlark.StringDict
+	// Namespaces names the library namespaces scripts see (NamespaceNames:
+	// "jnp", "lax", "nn", "random"). nil means all of them; an empty slice,
+	// none: the language, arrays and jit without jnp and friends.
+	Namespaces []string
 	// LogCompiles writes one line to Stderr per compilation of a jitted
 	// function, saying why the compile cache missed.
 	LogCompiles bool
@@ -75,7 +79,8 @@ func (opts Options) SetUpDevices() error {
 // NewSession returns the Starlark session that runs programs as opts say:
 // devices set up, output to Stdout (nil: os.Stdout), compilations logged to
 // Stderr when LogCompiles is set, and globals predeclared next to jaxsh's
-// builtins (winning on a clash). Interpreters and the REPL run on one.
+// builtins and the library namespaces opts.Namespaces names (winning on a
+// clash). Interpreters and the REPL run on one.
 func (opts Options) NewSession(globals starlark.StringDict) (*jstarlark.Session, error) {
 	if err := opts.SetUpDevices(); err != nil {
 		return nil, err
@@ -86,7 +91,14 @@ func (opts Options) NewSession(globals starlark.StringDict) (*jstarlark.Session,
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
 	}
-	session := jstarlark.NewSession(opts.Stdout, globals)
+	predeclared, err := Namespaces(opts.Namespaces)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range globals {
+		predeclared[k] = v
+	}
+	session := jstarlark.NewSession(opts.Stdout, predeclared)
 	if opts.LogCompiles {
 		session.LogCompiles(opts.Stderr)
 	}

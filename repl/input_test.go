@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jaxsh/jaxsh"
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 )
 
@@ -35,7 +36,7 @@ func (s *scriptedSource) readLine(continued bool) (string, error) {
 // entries, with "!" for a chunk that failed to parse.
 func chunks(t *testing.T, src *scriptedSource) []string {
 	t.Helper()
-	r := jstarlark.NewSession(io.Discard, nil).NewREPL()
+	r := newTestSession(t).NewREPL()
 	c := &chunkReader{src: src}
 	var entries []string
 	for i := 0; i < 20; i++ {
@@ -145,7 +146,7 @@ func TestQuoteAfter(t *testing.T) {
 }
 
 func TestCompleterOffersTheRestOfEachCandidate(t *testing.T) {
-	r := jstarlark.NewSession(io.Discard, nil).NewREPL()
+	r := newTestSession(t).NewREPL()
 	c := &chunkReader{src: &scriptedSource{reads: []any{"x = jnp.arange(3)"}}}
 	c.begin()
 	f, err := r.Parse(c.readline)
@@ -222,4 +223,14 @@ func TestDefaultHistoryFile(t *testing.T) {
 	if data, _ := os.ReadFile(path); string(data) != "x = 1\n" {
 		t.Errorf("history became %q", data)
 	}
+}
+
+// newTestSession is a session with every namespace, as the REPL's own.
+func newTestSession(t *testing.T) *jstarlark.Session {
+	t.Helper()
+	ns, err := jaxsh.Namespaces(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jstarlark.NewSession(io.Discard, ns)
 }

@@ -10,17 +10,17 @@ import (
 
 // userDType reads a dtype argument as dtypeArg does, with a hint for the
 // common slip of passing a shape's dimensions as separate arguments.
-func userDType(fn string, v starlark.Value) (trace.DType, bool, error) {
+func UserDType(fn string, v starlark.Value) (trace.DType, bool, error) {
 	switch x := v.(type) {
 	case starlark.Int:
 		return trace.InvalidDType, false, fmt.Errorf("%s: cannot interpret %s as a data type (to give a shape of several dimensions, pass one tuple: %s((3, %s)))", fn, x, fn, x)
 	}
-	return dtypeArg(fn, v)
+	return DTypeArg(fn, v)
 }
 
 // shapeArg reads a shape: an int or a sequence of ints (0-d integer arrays
 // count as ints), none negative.
-func shapeArg(fn string, v starlark.Value) (trace.Shape, error) {
+func ShapeArg(fn string, v starlark.Value) (trace.Shape, error) {
 	var items []starlark.Value
 	switch x := v.(type) {
 	case starlark.Tuple:
@@ -34,7 +34,7 @@ func shapeArg(fn string, v starlark.Value) (trace.Shape, error) {
 	}
 	shape := make(trace.Shape, len(items))
 	for i, it := range items {
-		n, err := intArg(fn, "shape", it)
+		n, err := IntArg(fn, "shape", it)
 		if err != nil {
 			return nil, fmt.Errorf("%s: shape must be an int or a sequence of ints, got %s", fn, v)
 		}
@@ -47,7 +47,7 @@ func shapeArg(fn string, v starlark.Value) (trace.Shape, error) {
 }
 
 // intArg reads a Python int (or a 0-d integer array, whose value is known).
-func intArg(fn, what string, v starlark.Value) (int, error) {
+func IntArg(fn, what string, v starlark.Value) (int, error) {
 	switch x := v.(type) {
 	case starlark.Int:
 		n, ok := x.Int64()
@@ -56,8 +56,8 @@ func intArg(fn, what string, v starlark.Value) (int, error) {
 		}
 		return int(n), nil
 	case *Array:
-		if x.ndim() == 0 && x.dtype().IsInteger() {
-			s, err := x.scalarValue(0)
+		if x.NDim() == 0 && x.DType().IsInteger() {
+			s, err := x.ScalarValue(0)
 			if err != nil {
 				return 0, err
 			}
@@ -65,15 +65,15 @@ func intArg(fn, what string, v starlark.Value) (int, error) {
 			return int(n), nil
 		}
 	}
-	return 0, fmt.Errorf("%s: %s must be an integer, got %s", fn, what, describe(v))
+	return 0, fmt.Errorf("%s: %s must be an integer, got %s", fn, what, Describe(v))
 }
 
 // asarrayValue converts an array, a Python number or a nested list/tuple
 // (arrays allowed inside) to an array of dtype dt, or of the inferred dtype
 // when dt is InvalidDType. A Python number without dtype stays weakly
 // typed; a list's dtype is the promotion of its elements, strongly typed.
-func asarrayValue(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
-	dev, err := operandDevice(v)
+func AsarrayValue(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
+	dev, err := OperandDevice(v)
 	if err != nil {
 		return nil, err
 	}
@@ -82,12 +82,12 @@ func asarrayValue(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
 		if dt == trace.InvalidDType {
 			return x, nil
 		}
-		return astype(x, dt)
+		return Astype(x, dt)
 	case starlark.Int, starlark.Float, starlark.Bool:
 		if dt == trace.InvalidDType {
-			return asArray(fn, v, dev)
+			return AsArray(fn, v, dev)
 		}
-		return arrayFromValue(fn, v, trace.Type{DType: dt}, dev)
+		return ArrayFromValue(fn, v, trace.Type{DType: dt}, dev)
 	case *starlark.List, starlark.Tuple:
 		t, err := nestedType(fn, v) // also rejects leaves that are not numbers
 		if err != nil {
@@ -99,7 +99,7 @@ func asarrayValue(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
 		if containsTracer(v) {
 			return stackNested(fn, v, dt)
 		}
-		return arrayFromValue(fn, v, trace.Type{DType: dt}, dev)
+		return ArrayFromValue(fn, v, trace.Type{DType: dt}, dev)
 	case starlark.NoneType:
 		return nil, fmt.Errorf("%s: None is not a valid value for an array", fn)
 	}
@@ -132,10 +132,10 @@ func nestedType(fn string, v starlark.Value) (trace.Type, error) {
 		case starlark.NoneType:
 			return fmt.Errorf("%s: None is not a valid value for an array", fn)
 		}
-		if err := checkArraylike(fn, v); err != nil {
+		if err := CheckArraylike(fn, v); err != nil {
 			return fmt.Errorf("%s: cannot convert %s to an array element", fn, v.Type())
 		}
-		t, err := typeOf(fn, v)
+		t, err := TypeOf(fn, v)
 		if err != nil {
 			return err
 		}
@@ -160,11 +160,11 @@ func nestedType(fn string, v starlark.Value) (trace.Type, error) {
 
 // dtypeOf reads the dtype of a dtype-like value (a dtype, its name, Python's
 // float/int/bool) or of an array.
-func dtypeOf(fn string, v starlark.Value) (trace.DType, error) {
+func DTypeOf(fn string, v starlark.Value) (trace.DType, error) {
 	if a, ok := v.(*Array); ok {
-		return a.dtype(), nil
+		return a.DType(), nil
 	}
-	dt, ok, err := userDType(fn, v)
+	dt, ok, err := UserDType(fn, v)
 	if err != nil {
 		return trace.InvalidDType, err
 	}
@@ -174,8 +174,8 @@ func dtypeOf(fn string, v starlark.Value) (trace.DType, error) {
 	return dt, nil
 }
 
-func dtypeOrDefault(fn string, v starlark.Value, dflt trace.DType) (trace.DType, error) {
-	dt, ok, err := userDType(fn, v)
+func DTypeOrDefault(fn string, v starlark.Value, dflt trace.DType) (trace.DType, error) {
+	dt, ok, err := UserDType(fn, v)
 	if err != nil || ok {
 		return dt, err
 	}
@@ -185,7 +185,7 @@ func dtypeOrDefault(fn string, v starlark.Value, dflt trace.DType) (trace.DType,
 // checkArraylike rejects what JAX's ufuncs reject: anything but arrays and
 // Python numbers. Lists and tuples are array-like only for jnp.array and
 // jnp.asarray, as in JAX.
-func checkArraylike(fn string, vals ...starlark.Value) error {
+func CheckArraylike(fn string, vals ...starlark.Value) error {
 	for i, v := range vals {
 		switch v.(type) {
 		case *Array, starlark.Int, starlark.Float, starlark.Bool:
@@ -198,36 +198,36 @@ func checkArraylike(fn string, vals ...starlark.Value) error {
 
 // ensureArray is JAX's ensure_arraylike for one operand: arrays pass, a
 // Python number becomes a weakly typed 0-d array, anything else is an error.
-func ensureArray(fn string, v starlark.Value) (*Array, error) {
-	if err := checkArraylike(fn, v); err != nil {
+func EnsureArray(fn string, v starlark.Value) (*Array, error) {
+	if err := CheckArraylike(fn, v); err != nil {
 		return nil, err
 	}
-	dev, err := operandDevice(v)
+	dev, err := OperandDevice(v)
 	if err != nil {
 		return nil, err
 	}
-	return asArray(fn, v, dev)
+	return AsArray(fn, v, dev)
 }
 
 // arraylikeArg is JAX's ensure_arraylike for one operand: arrays pass through,
 // Python scalars become weakly typed 0-d arrays on dev. Lists are rejected
 // as JAX rejects them: jnp functions do not convert sequences implicitly.
-func arraylikeArg(fn string, v starlark.Value, pos int, dev jit.Device) (*Array, error) {
+func ArraylikeArg(fn string, v starlark.Value, pos int, dev jit.Device) (*Array, error) {
 	switch v := v.(type) {
 	case *Array:
 		return v, nil
 	case starlark.Int, starlark.Float, starlark.Bool:
-		return asArray(fn, v, dev)
+		return AsArray(fn, v, dev)
 	}
 	return nil, fmt.Errorf("%s requires ndarray or scalar arguments, got %s at position %d", fn, v.Type(), pos)
 }
 
 // normalizeAxisOf resolves a possibly negative axis against rank, with NumPy's
 // message and the operand named.
-func normalizeAxisOf(fn string, axis, rank int, a *Array) (int, error) {
+func NormalizeAxisOf(fn string, axis, rank int, a *Array) (int, error) {
 	n, err := trace.NormalizeAxis(axis, rank)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %v (operand %s)", fn, err, describe(a))
+		return 0, fmt.Errorf("%s: %v (operand %s)", fn, err, Describe(a))
 	}
 	return n, nil
 }
@@ -236,7 +236,7 @@ func normalizeAxisOf(fn string, axis, rank int, a *Array) (int, error) {
 func containsTracer(v starlark.Value) bool {
 	switch x := v.(type) {
 	case *Array:
-		return x.traced()
+		return x.Traced()
 	case *starlark.List:
 		for i := range x.Len() {
 			if containsTracer(x.Index(i)) {
@@ -267,10 +267,10 @@ func stackNested(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
 	case starlark.Tuple:
 		items = x
 	default:
-		return asarrayValue(fn, v, dt)
+		return AsarrayValue(fn, v, dt)
 	}
 	if len(items) == 0 {
-		return asarrayValue(fn, v, dt)
+		return AsarrayValue(fn, v, dt)
 	}
 	parts := make([]*Array, len(items))
 	var first trace.Shape
@@ -280,22 +280,22 @@ func stackNested(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
 			return nil, err
 		}
 		if i == 0 {
-			first = a.shape()
-		} else if !a.shape().Equal(first) {
-			return nil, fmt.Errorf("%s: ragged nested sequence: elements of shapes %s and %s", fn, first, a.shape())
+			first = a.Shape()
+		} else if !a.Shape().Equal(first) {
+			return nil, fmt.Errorf("%s: ragged nested sequence: elements of shapes %s and %s", fn, first, a.Shape())
 		}
-		newShape := append([]int{1}, a.shape()...)
-		if parts[i], err = bind1("reshape", trace.Params{"new_sizes": newShape}, a); err != nil {
+		newShape := append([]int{1}, a.Shape()...)
+		if parts[i], err = Bind1("reshape", trace.Params{"new_sizes": newShape}, a); err != nil {
 			return nil, err
 		}
 	}
-	return bind1("concatenate", trace.Params{"dimension": 0}, parts...)
+	return Bind1("concatenate", trace.Params{"dimension": 0}, parts...)
 }
 
-func describeArrays(arrs []*Array) string {
+func DescribeArrays(arrs []*Array) string {
 	vals := make([]starlark.Value, len(arrs))
 	for i, a := range arrs {
 		vals[i] = a
 	}
-	return describeAll(vals...)
+	return DescribeAll(vals...)
 }

@@ -44,7 +44,7 @@ var (
 	_ HasMatmul           = (*Array)(nil)
 )
 
-func newArray(buf jit.Buffer) *Array { return &Array{aval: buf.AVal(), buf: buf} }
+func NewArray(buf jit.Buffer) *Array { return &Array{aval: buf.AVal(), buf: buf} }
 
 // AVal is the array's abstract value: shape, dtype and weak type.
 func (a *Array) AVal() trace.AVal { return a.aval }
@@ -58,7 +58,7 @@ func (a *Array) Buffer() (jit.Buffer, error) { return a.buffer() }
 // device its computation is placed on).
 func (a *Array) Device() jit.Device {
 	if a.tr != nil {
-		return a.tr.ts.dev
+		return a.tr.ts.Device
 	}
 	if a.fut != nil {
 		return a.fut.dev
@@ -76,10 +76,10 @@ func (a *Array) live() error {
 	return nil
 }
 
-func (a *Array) shape() trace.Shape { return a.aval.Shape }
-func (a *Array) dtype() trace.DType { return a.aval.DType }
-func (a *Array) ndim() int          { return len(a.aval.Shape) }
-func (a *Array) size() int          { return a.aval.Size() }
+func (a *Array) Shape() trace.Shape { return a.aval.Shape }
+func (a *Array) DType() trace.DType { return a.aval.DType }
+func (a *Array) NDim() int          { return len(a.aval.Shape) }
+func (a *Array) Size() int          { return a.aval.Size() }
 
 func (a *Array) Type() string { return "Array" }
 func (a *Array) Freeze()      {} // arrays are immutable
@@ -133,10 +133,10 @@ func (a *Array) Truth() starlark.Bool {
 			"(an if, while, and, or or not on an array inside jit); use lax.cond or jnp.where to choose by a traced value",
 			a.aval.LongString(), a.tr.ts.name))
 	}
-	if a.size() != 1 {
-		return failTruth(fmt.Sprintf("truth value of an array with %s is ambiguous. Use a.any() or a.all()", pluralElements(a.size())))
+	if a.Size() != 1 {
+		return failTruth(fmt.Sprintf("truth value of an array with %s is ambiguous. Use a.any() or a.all()", pluralElements(a.Size())))
 	}
-	v, err := a.scalarValue(0)
+	v, err := a.ScalarValue(0)
 	if err != nil {
 		return failTruth(err.Error())
 	}
@@ -153,10 +153,10 @@ func pluralElements(n int) string {
 // Len is the length of the first axis (an error for 0-d arrays: see Len's
 // callers; Starlark's len() checks Len() < 0 as "no len").
 func (a *Array) Len() int {
-	if a.ndim() == 0 {
+	if a.NDim() == 0 {
 		return -1
 	}
-	return a.shape()[0]
+	return a.Shape()[0]
 }
 
 // Iterate walks the first axis: for row in x.
@@ -170,10 +170,10 @@ type rowIterator struct {
 }
 
 func (it *rowIterator) Next(p *starlark.Value) bool {
-	if it.a.ndim() == 0 || it.i >= it.a.shape()[0] {
+	if it.a.NDim() == 0 || it.i >= it.a.Shape()[0] {
 		return false
 	}
-	row, err := it.a.index(starlark.MakeInt(it.i))
+	row, err := it.a.GetItem(starlark.MakeInt(it.i))
 	if err != nil {
 		return false
 	}
@@ -199,7 +199,7 @@ func (a *Array) CompareSameType(op syntax.Token, y starlark.Value, depth int) (b
 }
 
 func arraysEqual(a, b *Array) (bool, error) {
-	if a.dtype() != b.dtype() || !a.shape().Equal(b.shape()) {
+	if a.DType() != b.DType() || !a.Shape().Equal(b.Shape()) {
 		return false, nil
 	}
 	for _, x := range []*Array{a, b} {
@@ -220,17 +220,17 @@ func arraysEqual(a, b *Array) (bool, error) {
 
 // describe is the short text error messages use for an operand:
 // float32[3,4] for arrays, the type for anything else.
-func describe(v starlark.Value) string {
+func Describe(v starlark.Value) string {
 	if a, ok := v.(*Array); ok {
 		return a.aval.LongString()
 	}
 	return v.Type()
 }
 
-func describeAll(vs ...starlark.Value) string {
+func DescribeAll(vs ...starlark.Value) string {
 	parts := make([]string, len(vs))
 	for i, v := range vs {
-		parts[i] = describe(v)
+		parts[i] = Describe(v)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -136,7 +136,7 @@ func scatterUpdate(fn, prim string, x *Array, key, values starlark.Value, opts u
 	if err != nil {
 		return nil, err
 	}
-	ix, err := parseIndex(key, x.shape(), x.Device())
+	ix, err := parseIndex(key, x.Shape(), x.Device())
 	if err != nil {
 		return nil, err
 	}
@@ -150,27 +150,27 @@ func scatterUpdate(fn, prim string, x *Array, key, values starlark.Value, opts u
 	if trace.Shape(g.sliceShape).Size() == 0 {
 		return x, nil
 	}
-	promoted, err := promote(fn, x, y)
+	promoted, err := Promote(fn, x, y)
 	if err != nil {
 		return nil, err
 	}
 	xp, yp := promoted[0], promoted[1]
-	if !broadcastsTo(yp.shape(), g.sliceShape) {
-		return nil, fmt.Errorf("%s: values of shape %s do not broadcast to the indexed shape %s", fn, yp.shape(), trace.Shape(g.sliceShape))
+	if !broadcastsTo(yp.Shape(), g.sliceShape) {
+		return nil, fmt.Errorf("%s: values of shape %s do not broadcast to the indexed shape %s", fn, yp.Shape(), trace.Shape(g.sliceShape))
 	}
-	if yp, err = broadcastTo(yp, g.sliceShape); err != nil {
+	if yp, err = BroadcastTo(yp, g.sliceShape); err != nil {
 		return nil, err
 	}
-	if yp, err = laxSqueeze(yp, g.newaxisDims); err != nil {
+	if yp, err = Squeeze(yp, g.newaxisDims); err != nil {
 		return nil, err
 	}
-	if yp, err = laxRev(yp, g.reversedYDims); err != nil {
+	if yp, err = Rev(yp, g.reversedYDims); err != nil {
 		return nil, err
 	}
-	if xp, err = laxExpandDims(xp, g.scalarBoolDims); err != nil {
+	if xp, err = ExpandDims(xp, g.scalarBoolDims); err != nil {
 		return nil, err
 	}
-	out, err := bind1(prim, trace.Params{
+	out, err := Bind1(prim, trace.Params{
 		"dimension_numbers": trace.ScatterDimensionNumbers{
 			UpdateWindowDims:           g.dnums.OffsetDims,
 			InsertedWindowDims:         g.dnums.CollapsedSliceDims,
@@ -185,24 +185,24 @@ func scatterUpdate(fn, prim string, x *Array, key, values starlark.Value, opts u
 	if err != nil {
 		return nil, err
 	}
-	if out, err = laxSqueeze(out, g.scalarBoolDims); err != nil {
+	if out, err = Squeeze(out, g.scalarBoolDims); err != nil {
 		return nil, err
 	}
-	return convertType(out, x.aval.Type())
+	return ConvertType(out, x.aval.Type())
 }
 
 // updateValues is jnp.asarray of the update values, except that a Python
 // int that fits x's integer dtype takes that dtype (as JAX does, so a large
 // int updates an int64 array exactly).
 func updateValues(fn string, x *Array, v starlark.Value) (*Array, error) {
-	if n, ok := v.(starlark.Int); ok && x.dtype().IsInteger() {
-		if i, ok := n.Int64(); ok && fitsInt(i, x.dtype()) {
-			return scalarArray(fn, n, x.dtype(), false, x.Device())
+	if n, ok := v.(starlark.Int); ok && x.DType().IsInteger() {
+		if i, ok := n.Int64(); ok && FitsInt(i, x.DType()) {
+			return ScalarArray(fn, n, x.DType(), false, x.Device())
 		}
 	}
 	switch v.(type) {
 	case *Array, starlark.Int, starlark.Float, starlark.Bool, *starlark.List, starlark.Tuple:
-		return asArray(fn, v, x.Device())
+		return AsArray(fn, v, x.Device())
 	}
 	return nil, fmt.Errorf("%s: values must be an array, a number or a sequence of numbers, got %s", fn, v.Type())
 }

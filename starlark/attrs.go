@@ -21,35 +21,35 @@ var arrayOwnMethods = map[string]func(a *Array, b *starlark.Builtin, args starla
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "dtype", &dtype); err != nil {
 			return nil, err
 		}
-		dt, ok, err := dtypeArg(b.Name(), dtype)
+		dt, ok, err := DTypeArg(b.Name(), dtype)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			return nil, fmt.Errorf("astype: dtype must not be None")
 		}
-		return astype(a, dt)
+		return Astype(a, dt)
 	},
 	"item": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
 			return nil, err
 		}
-		if a.size() != 1 {
+		if a.Size() != 1 {
 			return nil, fmt.Errorf("item: can only convert an array of size 1 to a Python scalar, got %s", a.aval.LongString())
 		}
-		return a.scalarValue(0)
+		return a.ScalarValue(0)
 	},
 	"tolist": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
 			return nil, err
 		}
-		return a.toList()
+		return a.ToList()
 	},
 	"block_until_ready": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
 			return nil, err
 		}
-		if a.traced() {
+		if a.Traced() {
 			return a, nil
 		}
 		if _, err := a.buffer(); err != nil {
@@ -62,33 +62,47 @@ var arrayOwnMethods = map[string]func(a *Array, b *starlark.Builtin, args starla
 	},
 }
 
+// arrayMethods is where the array methods that mirror a jnp function find
+// it (SetArrayMethods).
+var arrayMethods starlark.HasAttrs
+
+// SetArrayMethods makes the array methods that mirror a jnp function
+// (x.sum(...) is jnp.sum(x, ...), x.reshape, x.T, ...) call the members of
+// m: lib/numpy passes its module when it initializes, as JAX's numpy
+// package installs the methods of its Array. Without it those methods
+// report that they are not available.
+func SetArrayMethods(m starlark.HasAttrs) { arrayMethods = m }
+
 // callJnp calls the jnp function name with a prepended to the arguments.
 // jnp functions do not use their thread, so methods and attributes (which
 // have none) can call them.
 func callJnp(name string, a *Array, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	arrayModules()
-	f, ok := members["jnp"][name].(*starlark.Builtin)
+	var f starlark.Value
+	if arrayMethods != nil {
+		f, _ = arrayMethods.Attr(name)
+	}
+	fn, ok := f.(*starlark.Builtin)
 	if !ok {
 		return nil, fmt.Errorf("array method %s is not available yet", name)
 	}
 	all := append(starlark.Tuple{a}, args...)
-	return f.CallInternal(nil, all, kwargs)
+	return fn.CallInternal(nil, all, kwargs)
 }
 
 func (a *Array) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "shape":
-		t := make(starlark.Tuple, a.ndim())
-		for i, d := range a.shape() {
+		t := make(starlark.Tuple, a.NDim())
+		for i, d := range a.Shape() {
 			t[i] = starlark.MakeInt(d)
 		}
 		return t, nil
 	case "dtype":
-		return DType{a.dtype()}, nil
+		return DType{a.DType()}, nil
 	case "ndim":
-		return starlark.MakeInt(a.ndim()), nil
+		return starlark.MakeInt(a.NDim()), nil
 	case "size":
-		return starlark.MakeInt(a.size()), nil
+		return starlark.MakeInt(a.Size()), nil
 	case "device":
 		return Device{a.Device()}, nil
 	case "T":

@@ -1,9 +1,10 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
 	"testing"
 
+	. "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
 
@@ -13,7 +14,7 @@ import (
 
 func benchScript(b *testing.B, src string) starlark.Callable {
 	b.Helper()
-	session := NewSession(&bytes.Buffer{}, nil)
+	session := newSession(&bytes.Buffer{}, nil)
 	thread := session.NewThread("bench")
 	globals, err := session.ExecFile(thread, "bench.star", src)
 	if err != nil {

@@ -1,4 +1,4 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	. "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
 
@@ -14,7 +15,7 @@ import (
 // times NumPy with. Setup runs in Starlark too: arrays come from jnp itself.
 
 func benchEval(b *testing.B, setup, call string) {
-	session := NewSession(&bytes.Buffer{}, nil)
+	session := newSession(&bytes.Buffer{}, nil)
 	thread := session.NewThread("bench")
 	globals, err := session.ExecFile(thread, "bench.star", setup+"\ndef run():\n    return "+call+"\n")
 	if err != nil {
@@ -26,14 +27,14 @@ func benchEval(b *testing.B, setup, call string) {
 	}
 	b.ResetTimer()
 	// Registered as running, as a script's thread is.
-	_, err = runThread(thread, func() (struct{}, error) {
+	_, err = RunThread(thread, func() (struct{}, error) {
 		for i := 0; i < b.N; i++ {
 			v, err := starlark.Call(thread, run, nil, nil)
 			if err != nil {
 				return struct{}{}, err
 			}
 			if a, ok := v.(*Array); ok { // dispatch is asynchronous: time the work
-				if _, err := a.buffer(); err != nil {
+				if _, err := a.Buffer(); err != nil {
 					return struct{}{}, err
 				}
 			}

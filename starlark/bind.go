@@ -10,13 +10,13 @@ import (
 // bind applies a primitive to arrays, all on one device, and returns its
 // results. Every jnp, lax and nn function ends here: it is the one place
 // where eager execution (and, with jit, tracing) happens.
-func bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+func Bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 	ts, err := traceOf(args)
 	if err != nil {
 		return nil, err
 	}
 	if ts != nil {
-		return bindTraced(ts, prim, params, args...)
+		return BindTraced(ts, prim, params, args...)
 	}
 	var dev jit.Device
 	for i, a := range args {
@@ -27,23 +27,23 @@ func bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 		}
 	}
 	if dev == nil {
-		d, err := defaultDevice()
+		d, err := DefaultDevice()
 		if err != nil {
 			return nil, err
 		}
 		dev = d
 	}
-	return bindOn(dev, prim, params, args...)
+	return BindOn(dev, prim, params, args...)
 }
 
 // bindOn is bind for primitives that may have no operands (iota).
-func bindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+func BindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 	ts, err := traceOf(args)
 	if err != nil {
 		return nil, err
 	}
 	if ts != nil {
-		return bindTraced(ts, prim, params, args...)
+		return BindTraced(ts, prim, params, args...)
 	}
 	p := trace.Lookup(prim)
 	if p == nil {
@@ -78,7 +78,7 @@ func bindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([
 	}
 	res := make([]*Array, len(outs))
 	for i, b := range outs {
-		res[i] = newArray(b)
+		res[i] = NewArray(b)
 		for k, a := range args {
 			if bufs[k] == b { // an operand passed through: both hold it
 				a.shared, res[i].shared = true, true
@@ -114,7 +114,7 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 				return nil, err
 			}
 		}
-		return bindOn(dev, p.Name, params, args...)
+		return BindOn(dev, p.Name, params, args...)
 	}
 	inputs := append([]*Array(nil), args...)
 	pend := dispatch(from.th, dev, nil, inputs, "", func(jit.Host) ([]jit.Buffer, error) {
@@ -142,8 +142,8 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 }
 
 // bind1 is bind for single-result primitives.
-func bind1(prim string, params trace.Params, args ...*Array) (*Array, error) {
-	out, err := bind(prim, params, args...)
+func Bind1(prim string, params trace.Params, args ...*Array) (*Array, error) {
+	out, err := Bind(prim, params, args...)
 	if err != nil {
 		return nil, err
 	}

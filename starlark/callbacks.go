@@ -28,12 +28,12 @@ type hostCallback struct {
 	// argTree rebuilds the tapped or passed value from the operands; the
 	// first nArgs operands are its leaves (an id_tap's result= leaves
 	// follow them, passing through).
-	argTree *treeDef
+	argTree *TreeDef
 	nArgs   int
 	kwargs  []starlark.Tuple // id_tap's extra keyword arguments
 	print   *printOptions    // id_print's options
 	// call's declared results: their structure and types.
-	resultTree  *treeDef
+	resultTree  *TreeDef
 	resultAvals []trace.AVal
 	withDevice  bool
 }
@@ -201,7 +201,7 @@ func copyHostArgs(args []jit.HostArg, dev jit.Device) ([]starlark.Value, error) 
 		if err != nil {
 			return nil, err
 		}
-		out[i] = newArray(buf)
+		out[i] = NewArray(buf)
 	}
 	return out, nil
 }
@@ -209,7 +209,7 @@ func copyHostArgs(args []jit.HostArg, dev jit.Device) ([]starlark.Value, error) 
 // runTap calls the tap function (or prints, for id_print) with the tapped
 // value rebuilt from its leaves.
 func (c *hostCallback) runTap(th *starlark.Thread, dev jit.Device, leaves []starlark.Value) error {
-	arg, err := c.argTree.unflatten(leaves)
+	arg, err := c.argTree.Unflatten(leaves)
 	if err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func (c *hostCallback) runCall(th *starlark.Thread, dev jit.Device, leaves []sta
 	var arg starlark.Value = starlark.None
 	if c.argTree != nil {
 		var err error
-		if arg, err = c.argTree.unflatten(leaves); err != nil {
+		if arg, err = c.argTree.Unflatten(leaves); err != nil {
 			return nil, err
 		}
 	}
@@ -292,11 +292,11 @@ func hostValueAs(v starlark.Value, want trace.AVal) ([]byte, trace.AVal, error) 
 	}
 	a, ok := v.(*Array)
 	if !ok {
-		if a, err = asArray("call", v, dev); err != nil {
+		if a, err = AsArray("call", v, dev); err != nil {
 			return nil, trace.AVal{}, err
 		}
 	}
-	if a.traced() {
+	if a.Traced() {
 		return nil, trace.AVal{}, fmt.Errorf("the callback returned a traced value")
 	}
 	got := a.aval
@@ -307,7 +307,7 @@ func hostValueAs(v starlark.Value, want trace.AVal) ([]byte, trace.AVal, error) 
 		if !got.Shape.Equal(want.Shape) {
 			return nil, got, nil // the shape error says more
 		}
-		if a, err = astype(a, want.DType); err != nil {
+		if a, err = Astype(a, want.DType); err != nil {
 			return nil, got, err
 		}
 	}

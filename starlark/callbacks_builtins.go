@@ -17,7 +17,7 @@ import (
 // result_shape.
 
 func effectBuiltins() starlark.StringDict {
-	b := func(name string, fn builtinFunc) *starlark.Builtin { return starlark.NewBuiltin(name, guard(name, fn)) }
+	b := func(name string, fn BuiltinFunc) *starlark.Builtin { return starlark.NewBuiltin(name, guard(name, fn)) }
 	return starlark.StringDict{
 		"id_tap":            b("id_tap", builtinIDTap),
 		"id_print":          b("id_print", builtinIDPrint),
@@ -48,8 +48,8 @@ func splitKwargs(kwargs []starlark.Tuple, known ...string) (own, rest []starlark
 }
 
 // treeLeaves flattens a pytree of arrays and numbers into arrays.
-func treeLeaves(fn string, v starlark.Value) ([]*Array, *treeDef, error) {
-	vals, tree, err := flattenTree(fn, v)
+func treeLeaves(fn string, v starlark.Value) ([]*Array, *TreeDef, error) {
+	vals, tree, err := FlattenTree(fn, v)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,11 +57,11 @@ func treeLeaves(fn string, v starlark.Value) ([]*Array, *treeDef, error) {
 	for i, x := range vals {
 		a, ok := x.(*Array)
 		if !ok {
-			dev, err := defaultDevice()
+			dev, err := DefaultDevice()
 			if err != nil {
 				return nil, nil, err
 			}
-			if a, err = asArray(fn, x, dev); err != nil {
+			if a, err = AsArray(fn, x, dev); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -119,7 +119,7 @@ func tap(thread *starlark.Thread, fn string, cb *hostCallback, arg, result starl
 	}
 	cb.argTree, cb.nArgs = tree, len(leaves)
 	var resLeaves []*Array
-	var resTree *treeDef
+	var resTree *TreeDef
 	if result != nil && result != starlark.None {
 		if resLeaves, resTree, err = treeLeaves(fn, result); err != nil {
 			return nil, err
@@ -132,7 +132,7 @@ func tap(thread *starlark.Thread, fn string, cb *hostCallback, arg, result starl
 	}
 	if ts == nil {
 		// Outside any trace the tap runs now, on this thread.
-		dev, err := defaultDeviceOf(thread)
+		dev, err := DefaultDeviceOf(thread)
 		if err != nil {
 			return nil, err
 		}
@@ -155,7 +155,7 @@ func tap(thread *starlark.Thread, fn string, cb *hostCallback, arg, result starl
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%s: nothing to tap: arg has no array leaves", fn)
 	}
-	outs, err := bindTraced(ts, "id_tap", trace.Params{"callback": cb, "tap_with_device": cb.withDevice}, all...)
+	outs, err := BindTraced(ts, "id_tap", trace.Params{"callback": cb, "tap_with_device": cb.withDevice}, all...)
 	if err != nil {
 		return nil, err
 	}
@@ -164,9 +164,9 @@ func tap(thread *starlark.Thread, fn string, cb *hostCallback, arg, result starl
 		vals[i] = a
 	}
 	if resTree != nil {
-		return resTree.unflatten(vals[len(leaves):])
+		return resTree.Unflatten(vals[len(leaves):])
 	}
-	return tree.unflatten(vals[:len(leaves)])
+	return tree.Unflatten(vals[:len(leaves)])
 }
 
 // printValue is id_print's tap: a line of keyword arguments (when there are
@@ -279,7 +279,7 @@ func builtinCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	}
 	cb.argTree, cb.nArgs = tree, len(leaves)
 	if resultShape != starlark.None {
-		shapes, rtree, err := flattenTree("call", resultShape)
+		shapes, rtree, err := FlattenTree("call", resultShape)
 		if err != nil {
 			return nil, err
 		}
@@ -300,7 +300,7 @@ func builtinCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return callNow(thread, cb, leaves)
 	}
 	params := trace.Params{"callback": cb, "result_avals": cb.resultAvals, "call_with_device": withDevice, "ordered": ordered}
-	outs, err := bindTraced(ts, "call", params, leaves...)
+	outs, err := BindTraced(ts, "call", params, leaves...)
 	if err != nil {
 		return nil, err
 	}
@@ -311,12 +311,12 @@ func builtinCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	for i, a := range outs {
 		vals[i] = a
 	}
-	return cb.resultTree.unflatten(vals)
+	return cb.resultTree.Unflatten(vals)
 }
 
 // callNow runs a call outside any trace, on this thread.
 func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*Array) (starlark.Value, error) {
-	dev, err := defaultDeviceOf(thread)
+	dev, err := DefaultDeviceOf(thread)
 	if err != nil {
 		return nil, err
 	}
@@ -340,9 +340,9 @@ func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*Array) (starla
 		if err != nil {
 			return nil, err
 		}
-		res[i] = newArray(buf)
+		res[i] = NewArray(buf)
 	}
-	return cb.resultTree.unflatten(res)
+	return cb.resultTree.Unflatten(res)
 }
 
 // resultAval reads one leaf of call's result_shape: a ShapeDtypeStruct, an
@@ -352,9 +352,9 @@ func resultAval(v starlark.Value) (trace.AVal, error) {
 	case *ShapeDtypeStruct:
 		return trace.AVal{Shape: x.shape, DType: x.dtype}, nil
 	case *Array:
-		return trace.AVal{Shape: x.shape(), DType: x.dtype(), Weak: x.aval.Weak}, nil
+		return trace.AVal{Shape: x.Shape(), DType: x.DType(), Weak: x.aval.Weak}, nil
 	case starlark.Int, starlark.Float, starlark.Bool:
-		t, ok := scalarType(x)
+		t, ok := ScalarType(x)
 		if !ok {
 			break
 		}
@@ -385,12 +385,12 @@ func builtinBlockUntilReady(_ *starlark.Thread, b *starlark.Builtin, args starla
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	vals, _, err := flattenTree(b.Name(), x)
+	vals, _, err := FlattenTree(b.Name(), x)
 	if err != nil {
 		return nil, err
 	}
 	for _, v := range vals {
-		if a, ok := v.(*Array); ok && !a.traced() {
+		if a, ok := v.(*Array); ok && !a.Traced() {
 			if _, err := a.buffer(); err != nil {
 				return nil, err
 			}
@@ -438,11 +438,11 @@ func builtinShapeDtypeStruct(_ *starlark.Thread, b *starlark.Builtin, args starl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "shape", &shape, "dtype", &dtype); err != nil {
 		return nil, err
 	}
-	s, err := shapeArg(b.Name(), shape)
+	s, err := ShapeArg(b.Name(), shape)
 	if err != nil {
 		return nil, err
 	}
-	dt, err := dtypeOf(b.Name(), dtype)
+	dt, err := DTypeOf(b.Name(), dtype)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // Python scalars are weakly typed (JAX's rules): an int is a weak int32, a
 // float a weak float32, until an operation meets an array and adopts its
 // dtype. bool is strongly typed and sits at the bottom of the lattice.
-func scalarType(v starlark.Value) (trace.Type, bool) {
+func ScalarType(v starlark.Value) (trace.Type, bool) {
 	switch v.(type) {
 	case starlark.Bool:
 		return trace.Type{DType: trace.Bool}, true
@@ -29,7 +29,7 @@ func scalarType(v starlark.Value) (trace.Type, bool) {
 // typeOf is the promotion type of an operand: an array's dtype and weak
 // flag, or a Python scalar's weak type. Lists and tuples are arrays with a
 // strong inferred dtype.
-func typeOf(fn string, v starlark.Value) (trace.Type, error) {
+func TypeOf(fn string, v starlark.Value) (trace.Type, error) {
 	switch v := v.(type) {
 	case *Array:
 		return v.aval.Type(), nil
@@ -38,7 +38,7 @@ func typeOf(fn string, v starlark.Value) (trace.Type, error) {
 		t.Weak = false
 		return t, err
 	}
-	if t, ok := scalarType(v); ok {
+	if t, ok := ScalarType(v); ok {
 		return t, nil
 	}
 	return trace.Type{}, fmt.Errorf("%s: expected an array or a number, got %s", fn, v.Type())
@@ -46,7 +46,7 @@ func typeOf(fn string, v starlark.Value) (trace.Type, error) {
 
 // nestedShape walks nested lists/tuples (and arrays inside them) and returns
 // the shape and the leaves in row-major order. Ragged nesting is an error.
-func nestedShape(fn string, v starlark.Value) (trace.Shape, []starlark.Value, error) {
+func NestedShape(fn string, v starlark.Value) (trace.Shape, []starlark.Value, error) {
 	var leaves []starlark.Value
 	var shape trace.Shape
 	var walk func(v starlark.Value, depth int) error
@@ -60,10 +60,10 @@ func nestedShape(fn string, v starlark.Value) (trace.Shape, []starlark.Value, er
 		case starlark.Tuple:
 			items = x
 		case *Array:
-			if x.ndim() == 0 {
+			if x.NDim() == 0 {
 				return leaf(&leaves, &shape, depth, v)
 			}
-			l, err := x.toList()
+			l, err := x.ToList()
 			if err != nil {
 				return err
 			}
@@ -102,21 +102,21 @@ func leaf(leaves *[]starlark.Value, shape *trace.Shape, depth int, v starlark.Va
 
 // asArray converts an operand to an array on dev: arrays pass through,
 // Python scalars keep their weak type, lists become strongly typed arrays.
-func asArray(fn string, v starlark.Value, dev jit.Device) (*Array, error) {
+func AsArray(fn string, v starlark.Value, dev jit.Device) (*Array, error) {
 	if a, ok := v.(*Array); ok {
 		return a, nil
 	}
-	t, err := typeOf(fn, v)
+	t, err := TypeOf(fn, v)
 	if err != nil {
 		return nil, err
 	}
-	return arrayFromValue(fn, v, t, dev)
+	return ArrayFromValue(fn, v, t, dev)
 }
 
 // arrayFromValue builds an array of type t (shape inferred) from a Python
 // scalar or nested sequence.
-func arrayFromValue(fn string, v starlark.Value, t trace.Type, dev jit.Device) (*Array, error) {
-	shape, leaves, err := nestedShape(fn, v)
+func ArrayFromValue(fn string, v starlark.Value, t trace.Type, dev jit.Device) (*Array, error) {
+	shape, leaves, err := NestedShape(fn, v)
 	if err != nil {
 		return nil, err
 	}
@@ -131,13 +131,13 @@ func arrayFromValue(fn string, v starlark.Value, t trace.Type, dev jit.Device) (
 	if err != nil {
 		return nil, err
 	}
-	return newArray(buf), nil
+	return NewArray(buf), nil
 }
 
 // scalarArray makes a 0-d array of dtype dt from a Python scalar, weak when
 // weak is set.
-func scalarArray(fn string, v starlark.Value, dt trace.DType, weak bool, dev jit.Device) (*Array, error) {
-	return arrayFromValue(fn, v, trace.Type{DType: dt, Weak: weak && dt != trace.Bool}, dev)
+func ScalarArray(fn string, v starlark.Value, dt trace.DType, weak bool, dev jit.Device) (*Array, error) {
+	return ArrayFromValue(fn, v, trace.Type{DType: dt, Weak: weak && dt != trace.Bool}, dev)
 }
 
 // encodeScalar writes the Python scalar (or 0-d array) v as element i of raw
@@ -145,7 +145,7 @@ func scalarArray(fn string, v starlark.Value, dt trace.DType, weak bool, dev jit
 // too large to convert"); floats round; floats to integers truncate.
 func encodeScalar(fn string, raw []byte, i int, dt trace.DType, v starlark.Value) error {
 	if a, ok := v.(*Array); ok {
-		s, err := a.scalarValue(0)
+		s, err := a.ScalarValue(0)
 		if err != nil {
 			return err
 		}
@@ -171,14 +171,14 @@ func encodeScalar(fn string, raw []byte, i int, dt trace.DType, v starlark.Value
 			return encodeFloat(b, dt, float64(f))
 		}
 		if dt == trace.Bool {
-			b[0] = boolByte(x.Sign() != 0)
+			b[0] = BoolByte(x.Sign() != 0)
 			return nil
 		}
 		n, ok := x.Int64()
-		if !ok || !fitsInt(n, dt) {
+		if !ok || !FitsInt(n, dt) {
 			return fmt.Errorf("%s: Python int %s too large to convert to %s", fn, x, dt)
 		}
-		encodeInt(b, dt, n)
+		EncodeInt(b, dt, n)
 		return nil
 	case starlark.Float:
 		f := float64(x)
@@ -186,26 +186,26 @@ func encodeScalar(fn string, raw []byte, i int, dt trace.DType, v starlark.Value
 		case dt.IsInexact():
 			return encodeFloat(b, dt, f)
 		case dt == trace.Bool:
-			b[0] = boolByte(f != 0)
+			b[0] = BoolByte(f != 0)
 			return nil
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return fmt.Errorf("%s: cannot convert float %v to %s", fn, x, dt)
 		}
-		encodeInt(b, dt, int64(math.Trunc(f)))
+		EncodeInt(b, dt, int64(math.Trunc(f)))
 		return nil
 	}
 	return fmt.Errorf("%s: expected a number, got %s", fn, v.Type())
 }
 
-func boolByte(x bool) byte {
+func BoolByte(x bool) byte {
 	if x {
 		return 1
 	}
 	return 0
 }
 
-func fitsInt(n int64, dt trace.DType) bool {
+func FitsInt(n int64, dt trace.DType) bool {
 	bits := uint(dt.Bits())
 	if dt.IsUnsigned() {
 		return n >= 0 && (bits >= 64 || n < 1<<bits)
@@ -214,7 +214,7 @@ func fitsInt(n int64, dt trace.DType) bool {
 }
 
 // encodeInt stores n wrapped to dt's width, little-endian.
-func encodeInt(b []byte, dt trace.DType, n int64) {
+func EncodeInt(b []byte, dt trace.DType, n int64) {
 	switch dt.Size() {
 	case 1:
 		b[0] = byte(n)

@@ -57,17 +57,17 @@ func PlatformDefaultDevice() (jit.Device, error) {
 
 // defaultDevice is the default device of the thread running on this
 // goroutine: where arrays made from host values live.
-func defaultDevice() (jit.Device, error) {
+func DefaultDevice() (jit.Device, error) {
 	if sessionChoseDevice.Load() {
 		if th, ok := runningThreads.Load(goroutineID()); ok {
-			return defaultDeviceOf(th.(*starlark.Thread))
+			return DefaultDeviceOf(th.(*starlark.Thread))
 		}
 	}
 	return PlatformDefaultDevice()
 }
 
 // defaultDeviceOf is the default device of thread's session.
-func defaultDeviceOf(thread *starlark.Thread) (jit.Device, error) {
+func DefaultDeviceOf(thread *starlark.Thread) (jit.Device, error) {
 	if thread != nil {
 		if d, ok := thread.Local(defaultDeviceKey).(jit.Device); ok {
 			return d, nil
@@ -137,7 +137,7 @@ func builtinDevices(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	var name string
 	switch p := platform.(type) {
 	case starlark.NoneType:
-		d, err := defaultDeviceOf(thread)
+		d, err := DefaultDeviceOf(thread)
 		if err != nil {
 			return nil, err
 		}
@@ -180,33 +180,33 @@ func builtinDevicePut(thread *starlark.Thread, b *starlark.Builtin, args starlar
 		return nil, err
 	}
 	if !ok {
-		if dev, err = defaultDeviceOf(thread); err != nil {
+		if dev, err = DefaultDeviceOf(thread); err != nil {
 			return nil, err
 		}
 	}
-	leaves, tree, err := flattenTree("device_put", x)
+	leaves, tree, err := FlattenTree("device_put", x)
 	if err != nil {
 		return nil, err
 	}
 	for i, l := range leaves {
 		switch v := l.(type) {
 		case *Array:
-			if v.traced() {
+			if v.Traced() {
 				continue
 			}
 			if leaves[i], err = moveArray(v, dev); err != nil {
 				return nil, fmt.Errorf("device_put: %v", err)
 			}
 		case starlark.Int, starlark.Float, starlark.Bool:
-			t, _ := scalarType(v)
-			if leaves[i], err = arrayFromValue("device_put", v, t, dev); err != nil {
+			t, _ := ScalarType(v)
+			if leaves[i], err = ArrayFromValue("device_put", v, t, dev); err != nil {
 				return nil, err
 			}
 		default:
 			return nil, fmt.Errorf("device_put: leaf %d of type %s is not an array or a number", i, l.Type())
 		}
 	}
-	return tree.unflatten(leaves)
+	return tree.Unflatten(leaves)
 }
 
 // moveArray returns a concrete array on dev: a itself when it is there

@@ -1,4 +1,4 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jaxsh/jaxsh/cpu"
+	. "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
 
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 func runWithDefault(t *testing.T, device, code string) string {
 	t.Helper()
 	var out bytes.Buffer
-	s := NewSession(&out, nil)
+	s := newSession(&out, nil)
 	if err := s.SetDefaultDevice(device); err != nil {
 		t.Fatalf("SetDefaultDevice(%q): %v", device, err)
 	}
@@ -62,7 +63,7 @@ print((jnp.ones(2) + device_put(jnp.ones(2))).tolist(), devices())
 			t.Errorf("default %q: got\n%s\nwant\n%s", tc.device, got, want)
 		}
 	}
-	s := NewSession(&bytes.Buffer{}, nil)
+	s := newSession(&bytes.Buffer{}, nil)
 	for _, bad := range []string{"cpu:3", "cuda", "cpu:-1", "cpu:x"} {
 		if err := s.SetDefaultDevice(bad); err == nil {
 			t.Errorf("SetDefaultDevice(%q) succeeded", bad)
@@ -78,7 +79,7 @@ func TestConcurrentSessionsKeepTheirDefaults(t *testing.T) {
 	for i := range results {
 		wg.Go(func() {
 			var out bytes.Buffer
-			s := NewSession(&out, nil)
+			s := newSession(&out, nil)
 			if err := s.SetDefaultDevice(fmt.Sprintf("cpu:%d", i)); err != nil {
 				results[i] = err.Error()
 				return
@@ -103,7 +104,7 @@ func TestConcurrentSessionsKeepTheirDefaults(t *testing.T) {
 // copies one that is not; either way the values are the original's.
 func TestDevicePutCopiesOnlyWhenItMoves(t *testing.T) {
 	var out bytes.Buffer
-	s := NewSession(&out, nil)
+	s := newSession(&out, nil)
 	g, err := s.ExecFile(s.NewThread("main"), "t.star", `
 x = jnp.array([1.5, -0.0, 3.0])
 same = device_put(x, devices()[0])
@@ -118,18 +119,18 @@ tree = device_put((x, [x]), devices()[0])
 	if same != x || tree[0] != x || tree[1].(*starlark.List).Index(0) != x {
 		t.Errorf("device_put to the array's own device made a copy")
 	}
-	if moved == x || moved.buf == x.buf || moved.Device().String() != "cpu:1" {
+	if moved == x || moved.Buf() == x.Buf() || moved.Device().String() != "cpu:1" {
 		t.Errorf("device_put to cpu:1 gave %v on %s", moved, moved.Device())
 	}
-	hx, err := x.hostBytes("test")
+	hx, err := x.HostBytes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	hm, err := moved.hostBytes("test")
+	hm, err := moved.HostBytes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(hx, hm) || moved.aval.String() != x.aval.String() || moved.aval.Weak != x.aval.Weak {
-		t.Errorf("moved %s %v, want %s %v", moved.aval, hm, x.aval, hx)
+	if !bytes.Equal(hx, hm) || moved.AVal().String() != x.AVal().String() || moved.AVal().Weak != x.AVal().Weak {
+		t.Errorf("moved %s %v, want %s %v", moved.AVal(), hm, x.AVal(), hx)
 	}
 }

@@ -1,15 +1,17 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
 	"testing"
+
+	. "github.com/jaxsh/jaxsh/starlark"
 )
 
 // A donated argument's buffer holds the result: the program wrote in place
 // (the plan's alias), and the argument is deleted.
 func TestDonatedBufferHoldsResult(t *testing.T) {
 	var out bytes.Buffer
-	s := NewSession(&out, nil)
+	s := newSession(&out, nil)
 	g, err := s.ExecFile(s.NewThread("main"), "t.star", `
 f = jit(lambda x: jnp.sin(x) * 2 + 1, donate_argnums = 0)
 x = jnp.arange(1024.0)
@@ -24,18 +26,18 @@ y3 = jit(lambda x: jnp.sin(x) * 2 + 1)(kept)
 	}
 	for _, p := range [][2]string{{"x", "y"}, {"x2", "y2"}} {
 		x, y := g[p[0]].(*Array), g[p[1]].(*Array)
-		if yb, _ := y.buffer(); yb != x.buf {
+		if yb, _ := y.Buffer(); yb != x.Buf() {
 			t.Errorf("%s = f(%s) is not in %s's buffer", p[1], p[0], p[0])
 		}
-		if x.live() == nil {
+		if x.Live() == nil {
 			t.Errorf("%s was donated but is not deleted", p[0])
 		}
-		if y.live() != nil {
-			t.Errorf("%s: %v", p[1], y.live())
+		if y.Live() != nil {
+			t.Errorf("%s: %v", p[1], y.Live())
 		}
 	}
 	kept, y3 := g["kept"].(*Array), g["y3"].(*Array)
-	if y3b, _ := y3.buffer(); kept.live() != nil || y3b == kept.buf {
+	if y3b, _ := y3.Buffer(); kept.Live() != nil || y3b == kept.Buf() {
 		t.Errorf("an argument not donated was deleted or written")
 	}
 	if !arrayBytesEqual(t, y3, g["y"].(*Array)) {
@@ -44,11 +46,11 @@ y3 = jit(lambda x: jnp.sin(x) * 2 + 1)(kept)
 }
 
 func arrayBytesEqual(t *testing.T, a, b *Array) bool {
-	ha, err := a.hostBytes("test")
+	ha, err := a.HostBytes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	hb, err := b.hostBytes("test")
+	hb, err := b.HostBytes()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,20 +64,20 @@ func (d DType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs
 	if err := starlark.UnpackPositionalArgs(d.DT.Name(), args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	dev, err := operandDevice(x)
+	dev, err := OperandDevice(x)
 	if err != nil {
 		return nil, err
 	}
 	if a, ok := x.(*Array); ok {
-		return astype(a, d.DT)
+		return Astype(a, d.DT)
 	}
-	return arrayFromValue(d.DT.Name(), x, trace.Type{DType: d.DT}, dev)
+	return ArrayFromValue(d.DT.Name(), x, trace.Type{DType: d.DT}, dev)
 }
 
 // dtypeArg reads an optional dtype argument: a DType, a dtype name string,
 // Python's float, int or bool (the default float32 and int32, and bool, as
 // JAX reads them), or None (absent).
-func dtypeArg(fn string, v starlark.Value) (trace.DType, bool, error) {
+func DTypeArg(fn string, v starlark.Value) (trace.DType, bool, error) {
 	switch x := v.(type) {
 	case nil, starlark.NoneType:
 		return trace.InvalidDType, false, nil

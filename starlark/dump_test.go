@@ -1,4 +1,4 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ func TestDumpSyntaxShowsTheRewrites(t *testing.T) {
 	}
 	saved := os.Stderr
 	os.Stderr = w
-	session := NewSession(&bytes.Buffer{}, nil)
+	session := newSession(&bytes.Buffer{}, nil)
 	_, runErr := session.ExecFile(session.NewThread("t"), "d.star", "x = -2 ** 2 < 3\n")
 	os.Stderr = saved
 	w.Close()
@@ -40,7 +40,7 @@ func TestDumpIRPassesAndKernels(t *testing.T) {
 	os.Stderr = w
 	done := make(chan []byte)
 	go func() { b, _ := io.ReadAll(r); done <- b }()
-	session := NewSession(&bytes.Buffer{}, nil)
+	session := newSession(&bytes.Buffer{}, nil)
 	_, runErr := session.ExecFile(session.NewThread("t"), "d.star", "f = jit(lambda x: jnp.sin(x) * 2)\nf(jnp.ones(3))\n")
 	os.Stderr = saved
 	w.Close()

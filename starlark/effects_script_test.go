@@ -1,4 +1,4 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/jaxsh/jaxsh/starlark"
 )
 
 var updateEffects = flag.Bool("update", false, "rewrite the golden .out files of testdata/effects")
@@ -56,7 +58,7 @@ func TestEffectsScripts(t *testing.T) {
 func runEffectsScript(t *testing.T, file string, src []byte) string {
 	t.Helper()
 	var out bytes.Buffer
-	s := NewSession(&out, nil)
+	s := newSession(&out, nil)
 	th := s.NewThread("main")
 	_, err := s.ExecFile(th, file, src)
 	if cerr := s.CloseThread(th); err == nil {

@@ -1,4 +1,4 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	. "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
 
@@ -18,7 +19,7 @@ import (
 // host) in program order: tokens are per thread.
 func TestEffectsPerThreadOrderConcurrently(t *testing.T) {
 	var out bytes.Buffer
-	s := NewSession(&out, nil)
+	s := newSession(&out, nil)
 	const steps = 40
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
@@ -116,7 +117,7 @@ effects_barrier()`,
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
-			s := NewSession(&out, nil)
+			s := newSession(&out, nil)
 			th := s.NewThread("main")
 			_, err := s.ExecFile(th, "t.star", c.src+"\nprint('not reached')\n")
 			if cerr := s.CloseThread(th); err == nil {
@@ -150,7 +151,7 @@ func TestTapsDoNotLeak(t *testing.T) {
 		t.Skip("slow")
 	}
 	var out bytes.Buffer
-	s := NewSession(&out, nil)
+	s := newSession(&out, nil)
 	th := s.NewThread("main")
 	g, err := s.ExecFile(th, "leak.star", `
 def run(n):

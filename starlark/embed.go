@@ -36,7 +36,7 @@ func NewArrayFromHost(dev jit.Device, dt trace.DType, shape []int, raw []byte) (
 	if err != nil {
 		return nil, err
 	}
-	return newArray(buf), nil
+	return NewArray(buf), nil
 }
 
 // HostBytes copies the array's elements to the host in NewArrayFromHost's
@@ -94,4 +94,15 @@ func (s *Session) Call(thread *starlark.Thread, fn starlark.Value, args starlark
 	return runThread(thread, func() (starlark.Value, error) {
 		return starlark.Call(thread, fn, args, kwargs)
 	})
+}
+
+// HostValues copies the array's elements to the host as a Go slice of its
+// element type: []float32 for float32, []bool for bool, []uint16 holding
+// the bits of float16 and bfloat16.
+func (a *Array) HostValues() (any, error) {
+	raw, err := a.HostBytes()
+	if err != nil {
+		return nil, err
+	}
+	return typedSlice(a.DType(), raw), nil
 }

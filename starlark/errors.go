@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/jaxsh/jaxsh/effects"
-
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"

@@ -51,9 +51,6 @@ func Predeclared() starlark.StringDict {
 	for k, v := range scalarConversions() {
 		d[k] = v
 	}
-	for k, v := range arrayModules() {
-		d[k] = v
-	}
 	return d
 }
 

@@ -17,7 +17,7 @@ func (a *Array) host() (arrayfmt.Array, error) {
 	if err != nil {
 		return arrayfmt.Array{}, err
 	}
-	return arrayfmt.Array{DType: a.dtype().Name(), Shape: a.shape(), Data: typedSlice(a.dtype(), raw)}, nil
+	return arrayfmt.Array{DType: a.DType().Name(), Shape: a.Shape(), Data: typedSlice(a.DType(), raw)}, nil
 }
 
 // hostBytes copies a concrete array's elements to the host; a traced array
@@ -85,12 +85,12 @@ func castSlice[T any](raw []byte, n int) []T {
 
 // scalarValue returns element i (row-major) as a Starlark value: bool, int
 // or float. Complex elements are not Starlark values yet.
-func (a *Array) scalarValue(i int) (starlark.Value, error) {
+func (a *Array) ScalarValue(i int) (starlark.Value, error) {
 	raw, err := a.hostBytes("reading an array element")
 	if err != nil {
 		return nil, err
 	}
-	return elementValue(a.dtype(), typedSlice(a.dtype(), raw), i)
+	return elementValue(a.DType(), typedSlice(a.DType(), raw), i)
 }
 
 func elementValue(dt trace.DType, data any, i int) (starlark.Value, error) {
@@ -127,19 +127,19 @@ func elementValue(dt trace.DType, data any, i int) (starlark.Value, error) {
 
 // toList converts the whole array to nested Starlark lists of numbers, as
 // NumPy's tolist does; a 0-d array gives its scalar.
-func (a *Array) toList() (starlark.Value, error) {
+func (a *Array) ToList() (starlark.Value, error) {
 	raw, err := a.hostBytes("tolist")
 	if err != nil {
 		return nil, err
 	}
-	data := typedSlice(a.dtype(), raw)
+	data := typedSlice(a.DType(), raw)
 	var build func(dim, offset int) (starlark.Value, error)
-	strides := rowMajorStrides(a.shape())
+	strides := rowMajorStrides(a.Shape())
 	build = func(dim, offset int) (starlark.Value, error) {
-		if dim == a.ndim() {
-			return elementValue(a.dtype(), data, offset)
+		if dim == a.NDim() {
+			return elementValue(a.DType(), data, offset)
 		}
-		n := a.shape()[dim]
+		n := a.Shape()[dim]
 		items := make([]starlark.Value, n)
 		for i := 0; i < n; i++ {
 			v, err := build(dim+1, offset+i*strides[dim])

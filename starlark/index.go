@@ -9,7 +9,7 @@ import (
 // Get implements x[key] (Starlark's Mapping interface, which the dialect's
 // multi-dimensional subscripts reach as a tuple key).
 func (a *Array) Get(key starlark.Value) (starlark.Value, bool, error) {
-	v, err := a.index(key)
+	v, err := a.GetItem(key)
 	if err != nil {
 		return nil, false, err
 	}
@@ -24,14 +24,14 @@ func (a *Array) Index(i int) starlark.Value {
 }
 
 func (a *Array) Slice(start, end, step int) starlark.Value {
-	if a.ndim() == 0 {
+	if a.NDim() == 0 {
 		return a.mustIndex(fullSlice)
 	}
 	return a.mustIndex(starlarkSliceKey(start, end, step))
 }
 
 func (a *Array) mustIndex(key starlark.Value) starlark.Value {
-	v, err := a.index(key)
+	v, err := a.GetItem(key)
 	if err != nil {
 		failThread(err.Error())
 		return starlark.None
@@ -41,7 +41,7 @@ func (a *Array) mustIndex(key starlark.Value) starlark.Value {
 
 // index implements x[key]: NumPy indexing with JAX's semantics (see
 // indexing.go for the forms and the out-of-range rules).
-func (a *Array) index(key starlark.Value) (*Array, error) {
+func (a *Array) GetItem(key starlark.Value) (*Array, error) {
 	return a.take(key, takeOptions{})
 }
 

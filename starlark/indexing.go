@@ -81,7 +81,7 @@ func parseIndex(key starlark.Value, shape trace.Shape, dev jit.Device) (*ndIndex
 			case Slice, ellipsisType, starlark.NoneType, starlark.Tuple, *starlark.List:
 				hint = "arr[tuple(seq)]"
 			case *Array:
-				if e.ndim() != 0 {
+				if e.NDim() != 0 {
 					hint = "arr[tuple(seq)]"
 				}
 			}
@@ -107,7 +107,7 @@ func parseIndex(key starlark.Value, shape trace.Shape, dev jit.Device) (*ndIndex
 			}
 			ellipsis = i
 		case idxMask:
-			consumed[i] = p.arr.ndim()
+			consumed[i] = p.arr.NDim()
 		default:
 			consumed[i] = 1
 		}
@@ -159,14 +159,14 @@ func classifyIndex(v starlark.Value, dev jit.Device) (parsedIndex, error) {
 			}
 			return parsedIndex{kind: idxArray, arr: a}, nil
 		}
-		t, err := typeOf("index", x)
+		t, err := TypeOf("index", x)
 		if err != nil {
 			return parsedIndex{}, err
 		}
 		if !t.DType.IsInteger() && t.DType != trace.Bool {
 			return parsedIndex{}, fmt.Errorf("indexer must have integer or boolean type, got a sequence of type %s", t.DType)
 		}
-		a, err := arrayFromValue("index", x, t, dev)
+		a, err := ArrayFromValue("index", x, t, dev)
 		if err != nil {
 			return parsedIndex{}, err
 		}
@@ -181,12 +181,12 @@ func classifyIndex(v starlark.Value, dev jit.Device) (parsedIndex, error) {
 
 func classifyArrayIndex(a *Array) (parsedIndex, error) {
 	switch {
-	case a.dtype() == trace.Bool:
+	case a.DType() == trace.Bool:
 		return parsedIndex{kind: idxMask, arr: a}, nil
-	case a.dtype().IsInteger():
+	case a.DType().IsInteger():
 		return parsedIndex{kind: idxArray, arr: a}, nil
 	}
-	return parsedIndex{}, fmt.Errorf("indexer must have integer or boolean type, got indexer of type %s", a.dtype())
+	return parsedIndex{}, fmt.Errorf("indexer must have integer or boolean type, got indexer of type %s", a.DType())
 }
 
 // validateStaticIndices rejects static indices out of range (SPEC §3).
@@ -213,8 +213,8 @@ func (ix *ndIndexer) expandBoolIndices() (*ndIndexer, error) {
 			out.items = append(out.items, p)
 			continue
 		}
-		if p.arr.ndim() == 0 {
-			v, err := p.arr.scalarValue(0)
+		if p.arr.NDim() == 0 {
+			v, err := p.arr.ScalarValue(0)
 			if err != nil {
 				return nil, err
 			}
@@ -225,10 +225,10 @@ func (ix *ndIndexer) expandBoolIndices() (*ndIndexer, error) {
 		for i, ax := range p.axes {
 			expected[i] = ix.shape[ax]
 		}
-		for i, d := range p.arr.shape() {
+		for i, d := range p.arr.Shape() {
 			if d != 0 && d != expected[i] {
 				return nil, fmt.Errorf("boolean index did not match shape of indexed array in index %d: got %s, expected %s",
-					pos, p.arr.shape(), trace.Shape(expected))
+					pos, p.arr.Shape(), trace.Shape(expected))
 			}
 		}
 		coords, err := maskNonzero(p.arr)
@@ -254,7 +254,7 @@ func maskNonzero(mask *Array) ([][]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	shape := mask.shape()
+	shape := mask.Shape()
 	coords := make([][]int64, len(shape))
 	idx := make([]int64, len(shape))
 	for _, b := range raw {
@@ -280,13 +280,13 @@ func maskNonzero(mask *Array) ([][]int64, error) {
 func hostIndexArray(dev jit.Device, dt trace.DType, shape []int, vals []int64) (*Array, error) {
 	raw := make([]byte, len(vals)*dt.Size())
 	for i, v := range vals {
-		encodeInt(raw[i*dt.Size():(i+1)*dt.Size()], dt, v)
+		EncodeInt(raw[i*dt.Size():(i+1)*dt.Size()], dt, v)
 	}
 	buf, err := jit.FromHost(dev, trace.AVal{Shape: slices.Clone(shape), DType: dt}, raw)
 	if err != nil {
 		return nil, err
 	}
-	return newArray(buf), nil
+	return NewArray(buf), nil
 }
 
 // expandEllipses replaces the ellipsis and the implicit trailing axes by

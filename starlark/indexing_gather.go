@@ -90,15 +90,15 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 			if n < 0 {
 				n += int64(shape[p.axes[0]])
 			}
-			c, err := laxConst(ix.dev, indexDT, starlark.MakeInt64(n))
+			c, err := Const(ix.dev, indexDT, starlark.MakeInt64(n))
 			if err != nil {
 				return nil, err
 			}
 			items[i].arr = c
 		case idxArray:
-			advanced = advanced || p.arr.ndim() > 0
+			advanced = advanced || p.arr.NDim() > 0
 			if !p.nonNegative {
-				norm, err := wrapNegative(p.arr, shape[p.axes[0]])
+				norm, err := WrapNegative(p.arr, shape[p.axes[0]])
 				if err != nil {
 					return nil, err
 				}
@@ -133,10 +133,10 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 			if err != nil {
 				return nil, err
 			}
-			bshape := arrs[0].shape()
+			bshape := arrs[0].Shape()
 			start := len(indicesShape)
 			for _, a := range arrs {
-				c, err := astype(a, indexDT)
+				c, err := Astype(a, indexDT)
 				if err != nil {
 					return nil, err
 				}
@@ -159,7 +159,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 			if shape[ax] == 0 {
 				return nil, fmt.Errorf("index is out of bounds for axis %d with size 0", ax)
 			}
-			c, err := astype(p.arr, indexDT)
+			c, err := Astype(p.arr, indexDT)
 			if err != nil {
 				return nil, err
 			}
@@ -183,7 +183,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 				// A window of the slice's length; no index when it is the
 				// whole axis.
 				if n != shape[ax] {
-					c, err := laxConst(ix.dev, indexDT, starlark.MakeInt(lo))
+					c, err := Const(ix.dev, indexDT, starlark.MakeInt(lo))
 					if err != nil {
 						return nil, err
 					}
@@ -223,20 +223,20 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 		g.indices, err = emptyArray(ix.dev, trace.NewAVal(indexDT, 0))
 	case 1:
 		c := components[0].arr
-		g.indices, err = laxExpandDims(c, []int{c.ndim()})
+		g.indices, err = ExpandDims(c, []int{c.NDim()})
 	default:
 		full := append(slices.Clone(indicesShape), 1)
 		parts := make([]*Array, len(components))
 		for i, c := range components {
-			dims := make([]int, c.arr.ndim())
+			dims := make([]int, c.arr.NDim())
 			for k := range dims {
 				dims[k] = c.startDim + k
 			}
-			if parts[i], err = laxBroadcastInDim(c.arr, full, dims); err != nil {
+			if parts[i], err = BroadcastInDim(c.arr, full, dims); err != nil {
 				return nil, err
 			}
 		}
-		g.indices, err = bind1("concatenate", trace.Params{"dimension": len(indicesShape)}, parts...)
+		g.indices, err = Bind1("concatenate", trace.Params{"dimension": len(indicesShape)}, parts...)
 	}
 	if err != nil {
 		return nil, err
@@ -244,9 +244,9 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 	sortedCollapsed := slices.Clone(collapsed)
 	slices.Sort(sortedCollapsed)
 	g.dnums = trace.GatherDimensionNumbers{
-		OffsetDims:               intsOrEmpty(offsetDims),
-		CollapsedSliceDims:       intsOrEmpty(sortedCollapsed),
-		StartIndexMap:            intsOrEmpty(startIndexMap),
+		OffsetDims:               IntsOrEmpty(offsetDims),
+		CollapsedSliceDims:       IntsOrEmpty(sortedCollapsed),
+		StartIndexMap:            IntsOrEmpty(startIndexMap),
 		OperandBatchingDims:      []int{},
 		StartIndicesBatchingDims: []int{},
 	}
@@ -258,7 +258,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 	return g, nil
 }
 
-func intsOrEmpty(xs []int) []int {
+func IntsOrEmpty(xs []int) []int {
 	if xs == nil {
 		return []int{}
 	}
@@ -270,7 +270,7 @@ func intsOrEmpty(xs []int) []int {
 func broadcastIndexArrays(arrs []*Array) ([]*Array, error) {
 	shapes := make([]trace.Shape, len(arrs))
 	for i, a := range arrs {
-		shapes[i] = a.shape()
+		shapes[i] = a.Shape()
 	}
 	shape, err := trace.BroadcastShapes(shapes...)
 	if err != nil {
@@ -282,7 +282,7 @@ func broadcastIndexArrays(arrs []*Array) ([]*Array, error) {
 	}
 	out := make([]*Array, len(arrs))
 	for i, a := range arrs {
-		if out[i], err = broadcastTo(a, shape); err != nil {
+		if out[i], err = BroadcastTo(a, shape); err != nil {
 			return nil, err
 		}
 	}

@@ -23,7 +23,7 @@ type takeOptions struct {
 
 // take computes a[key].
 func (a *Array) take(key starlark.Value, opts takeOptions) (*Array, error) {
-	ix, err := parseIndex(key, a.shape(), a.Device())
+	ix, err := parseIndex(key, a.Shape(), a.Device())
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (ix *ndIndexer) dynamicSliceable() bool {
 				return false
 			}
 		case idxArray:
-			if p.arr.ndim() != 0 || ix.shape[p.axes[0]] == 0 {
+			if p.arr.NDim() != 0 || ix.shape[p.axes[0]] == 0 {
 				return false
 			}
 		case idxSlice:
@@ -136,7 +136,7 @@ func staticSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
 	}
 	trivial := unitStrides
 	for i := range start {
-		trivial = trivial && start[i] == 0 && limit[i] == a.shape()[i]
+		trivial = trivial && start[i] == 0 && limit[i] == a.Shape()[i]
 	}
 	out := a
 	var err error
@@ -144,17 +144,17 @@ func staticSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
 		if unitStrides {
 			strides = nil
 		}
-		if out, err = laxSlice(a, start, limit, strides); err != nil {
+		if out, err = StaticSlice(a, start, limit, strides); err != nil {
 			return nil, err
 		}
 	}
-	if out, err = laxRev(out, revAxes); err != nil {
+	if out, err = Rev(out, revAxes); err != nil {
 		return nil, err
 	}
-	if out, err = laxSqueeze(out, squeezeAxes); err != nil {
+	if out, err = Squeeze(out, squeezeAxes); err != nil {
 		return nil, err
 	}
-	return laxExpandDims(out, newaxisDims)
+	return ExpandDims(out, newaxisDims)
 }
 
 // dynamicSliceTake is lax.dynamic_slice at the int and 0-d array indices
@@ -192,16 +192,16 @@ func dynamicSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
 	}
 	// dynamic_slice wants one index dtype: with several indices, all take
 	// the dtype of indexing; a lone array index keeps its own.
-	dt := indexDTypeFor(a.shape())
+	dt := indexDTypeFor(a.Shape())
 	args := []*Array{a}
 	for axis, s := range starts {
-		size := a.shape()[axis]
+		size := a.Shape()[axis]
 		if s.arr == nil {
 			n := s.static
 			if n < 0 {
 				n += int64(size)
 			}
-			c, err := laxConst(a.Device(), dt, starlark.MakeInt64(n))
+			c, err := Const(a.Device(), dt, starlark.MakeInt64(n))
 			if err != nil {
 				return nil, err
 			}
@@ -211,27 +211,27 @@ func dynamicSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
 		idx := s.arr
 		if len(starts) > 1 {
 			var err error
-			if idx, err = astype(idx, dt); err != nil {
+			if idx, err = Astype(idx, dt); err != nil {
 				return nil, err
 			}
 		}
-		idx, err := wrapNegative(idx, size)
+		idx, err := WrapNegative(idx, size)
 		if err != nil {
 			return nil, err
 		}
 		args = append(args, idx)
 	}
-	out, err := bind1("dynamic_slice", trace.Params{"slice_sizes": sizes}, args...)
+	out, err := Bind1("dynamic_slice", trace.Params{"slice_sizes": sizes}, args...)
 	if err != nil {
 		return nil, err
 	}
-	if out, err = laxRev(out, revAxes); err != nil {
+	if out, err = Rev(out, revAxes); err != nil {
 		return nil, err
 	}
-	if out, err = laxSqueeze(out, squeezeAxes); err != nil {
+	if out, err = Squeeze(out, squeezeAxes); err != nil {
 		return nil, err
 	}
-	return laxExpandDims(out, newaxisDims)
+	return ExpandDims(out, newaxisDims)
 }
 
 // gatherTake is JAX's _gather: scalar bools become axes of the operand, the
@@ -248,19 +248,19 @@ func gatherTake(a *Array, ix *ndIndexer, opts takeOptions) (*Array, error) {
 	mode := opts.mode.readMode()
 	var fill any
 	if mode == trace.GatherFillOrDrop {
-		if fill, err = gatherFillValue(a.dtype(), opts.fillValue); err != nil {
+		if fill, err = gatherFillValue(a.DType(), opts.fillValue); err != nil {
 			return nil, err
 		}
 	}
 	y := a
-	if y, err = laxExpandDims(y, g.scalarBoolDims); err != nil {
+	if y, err = ExpandDims(y, g.scalarBoolDims); err != nil {
 		return nil, err
 	}
 	if trace.Shape(g.sliceShape).Size() == 0 {
-		return emptyArray(a.Device(), trace.AVal{Shape: trace.Shape(g.sliceShape).Clone(), DType: a.dtype(), Weak: a.aval.Weak})
+		return emptyArray(a.Device(), trace.AVal{Shape: trace.Shape(g.sliceShape).Clone(), DType: a.DType(), Weak: a.aval.Weak})
 	}
-	if g.indices.size() > 0 {
-		y, err = bind1("gather", trace.Params{
+	if g.indices.Size() > 0 {
+		y, err = Bind1("gather", trace.Params{
 			"dimension_numbers":  g.dnums,
 			"slice_sizes":        g.gatherSliceShape,
 			"indices_are_sorted": opts.indicesAreSorted || g.indicesAreSorted,
@@ -272,10 +272,10 @@ func gatherTake(a *Array, ix *ndIndexer, opts takeOptions) (*Array, error) {
 			return nil, err
 		}
 	}
-	if y, err = laxRev(y, g.reversedYDims); err != nil {
+	if y, err = Rev(y, g.reversedYDims); err != nil {
 		return nil, err
 	}
-	return laxExpandDims(y, g.newaxisDims)
+	return ExpandDims(y, g.newaxisDims)
 }
 
 // gatherFillValue is the value of out-of-range reads in mode "fill": the
@@ -284,10 +284,10 @@ func gatherTake(a *Array, ix *ndIndexer, opts takeOptions) (*Array, error) {
 func gatherFillValue(dt trace.DType, v starlark.Value) (any, error) {
 	if v != nil && v != starlark.None {
 		if a, ok := v.(*Array); ok {
-			if a.ndim() != 0 {
-				return nil, fmt.Errorf("fill_value argument to indexed get() must be a scalar, got %s", describe(a))
+			if a.NDim() != 0 {
+				return nil, fmt.Errorf("fill_value argument to indexed get() must be a scalar, got %s", Describe(a))
 			}
-			s, err := a.scalarValue(0)
+			s, err := a.ScalarValue(0)
 			if err != nil {
 				return nil, err
 			}

@@ -50,7 +50,7 @@ type compiledFun struct {
 	program *jit.Program
 	exe     jit.Executable
 	consts  []jit.Buffer
-	outTree *treeDef
+	outTree *TreeDef
 	dev     jit.Device
 	// donate marks the array leaves whose buffers the program may write
 	// (donate_argnums); nil when none is donated.
@@ -225,7 +225,7 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		}
 		results[i] = r
 	}
-	return c.outTree.unflatten(results)
+	return c.outTree.Unflatten(results)
 }
 
 // checkDonation refuses a call that donates a buffer another leaf also
@@ -286,8 +286,8 @@ func (j *Jitted) fastKey(b []byte, args starlark.Tuple, kwargs []starlark.Tuple)
 			return b, false
 		}
 		arrays++
-		b = append(b, a.dtype().ShortName()...)
-		for _, d := range a.shape() {
+		b = append(b, a.DType().ShortName()...)
+		for _, d := range a.Shape() {
 			b = append(b, ',')
 			b = strconv.AppendInt(b, int64(d), 10)
 		}
@@ -329,12 +329,12 @@ func anyTraced(args starlark.Tuple, kwargs []starlark.Tuple) bool {
 	for _, kv := range kwargs {
 		vals = append(vals, kv[1])
 	}
-	leaves, _, err := flattenTree("jit", starlark.Tuple(vals))
+	leaves, _, err := FlattenTree("jit", starlark.Tuple(vals))
 	if err != nil {
 		return false
 	}
 	for _, l := range leaves {
-		if a, ok := l.(*Array); ok && a.traced() {
+		if a, ok := l.(*Array); ok && a.Traced() {
 			return true
 		}
 	}
@@ -459,7 +459,7 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 		}
 		_ = dynKw.SetKey(starlark.String(name), v)
 	}
-	leaves, tree, err := flattenTree("jit("+fn+")", starlark.Tuple{starlark.Tuple(dynArgs), dynKw})
+	leaves, tree, err := FlattenTree("jit("+fn+")", starlark.Tuple{starlark.Tuple(dynArgs), dynKw})
 	if err != nil {
 		return nil, err
 	}
@@ -472,7 +472,7 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 		}
 	}
 	if dev == nil {
-		if dev, err = defaultDevice(); err != nil {
+		if dev, err = DefaultDevice(); err != nil {
 			return nil, err
 		}
 	}
@@ -493,7 +493,7 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 		sig.dynamic = append(sig.dynamic, t)
 	}
 	rebuild := func(newLeaves []starlark.Value) (starlark.Tuple, []starlark.Tuple, error) {
-		v, err := tree.unflatten(newLeaves)
+		v, err := tree.Unflatten(newLeaves)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -536,7 +536,7 @@ func (j *Jitted) donatedLeaves(dynArgs []starlark.Value, dynPos []int, nargs, nl
 	var flags []bool
 	at := 0
 	for k, a := range dynArgs {
-		sub, _, err := flattenTree("jit("+j.fun.Name()+")", a)
+		sub, _, err := FlattenTree("jit("+j.fun.Name()+")", a)
 		if err != nil {
 			return nil, err
 		}
@@ -564,15 +564,15 @@ func jitLeaf(fn string, i int, v starlark.Value, dev jit.Device, placed bool) (*
 			return nil, fmt.Errorf("jit(%s): argument leaf %d: %v", fn, i, err)
 		}
 		if x.Device() != dev {
-			if placed && !x.traced() {
+			if placed && !x.Traced() {
 				return moveArray(x, dev)
 			}
 			return nil, fmt.Errorf("jit(%s): argument leaf %d is on %s but the computation runs on %s; move it with device_put", fn, i, x.Device(), dev)
 		}
 		return x, nil
 	case starlark.Int, starlark.Float, starlark.Bool:
-		t, _ := scalarType(x)
-		return arrayFromValue("jit("+fn+")", x, t, dev)
+		t, _ := ScalarType(x)
+		return ArrayFromValue("jit("+fn+")", x, t, dev)
 	}
 	return nil, fmt.Errorf("jit(%s): argument leaf %d of type %s is not an array or a number; "+
 		"pass it with static_argnums or static_argnames to make it part of the compiled function", fn, i, v.Type())
@@ -638,7 +638,7 @@ func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compi
 // equation (JAX's nested jit, kept as a call; inline=True traces through
 // instead). Values the nested function closes over — outer tracers and
 // concrete arrays — become leading operands of the call.
-func (j *Jitted) callNested(thread *starlark.Thread, outer *traceState, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (j *Jitted) callNested(thread *starlark.Thread, outer *Trace, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	call, err := j.split(args, kwargs)
 	if err != nil {
 		return nil, err
@@ -653,7 +653,7 @@ func (j *Jitted) callNested(thread *starlark.Thread, outer *traceState, args sta
 		case *Array:
 			operands = append(operands, c)
 		case jit.Buffer:
-			operands = append(operands, newArray(c))
+			operands = append(operands, NewArray(c))
 		default:
 			return nil, fmt.Errorf("internal error: constant of type %T in a nested jaxpr", c)
 		}
@@ -665,7 +665,7 @@ func (j *Jitted) callNested(thread *starlark.Thread, outer *traceState, args sta
 		Eqns:    inner.Eqns,
 		Effects: inner.Effects,
 	}
-	outs, err := bindTraced(outer, "jit", trace.Params{"name": trace.Ident(j.fun.Name()), "jaxpr": closed}, operands...)
+	outs, err := BindTraced(outer, "jit", trace.Params{"name": trace.Ident(j.fun.Name()), "jaxpr": closed}, operands...)
 	if err != nil {
 		return nil, err
 	}
@@ -673,14 +673,14 @@ func (j *Jitted) callNested(thread *starlark.Thread, outer *traceState, args sta
 	for i, o := range outs {
 		leaves[i] = o
 	}
-	return outTree.unflatten(leaves)
+	return outTree.Unflatten(leaves)
 }
 
 // traceFunction calls fun with traced stand-ins for the call's array
 // leaves and returns the jaxpr of its result and the result's structure.
 // parent is the enclosing trace of a nested jit, or nil.
-func traceFunction(thread *starlark.Thread, fun starlark.Callable, call *jitCall, parent *traceState) (*trace.Jaxpr, *treeDef, error) {
-	ts := &traceState{b: trace.NewBuilder(), thread: thread, name: fun.Name(), dev: call.dev, parent: parent}
+func traceFunction(thread *starlark.Thread, fun starlark.Callable, call *jitCall, parent *Trace) (*trace.Jaxpr, *TreeDef, error) {
+	ts := &Trace{b: trace.NewBuilder(), Thread: thread, name: fun.Name(), Device: call.dev, parent: parent}
 	defer func() { ts.done = true }()
 	inputs := make([]starlark.Value, len(call.leaves))
 	for i, a := range call.leaves {
@@ -694,7 +694,7 @@ func traceFunction(thread *starlark.Thread, fun starlark.Callable, call *jitCall
 	if err != nil {
 		return nil, nil, err
 	}
-	leaves, tree, err := flattenTree(fun.Name(), result)
+	leaves, tree, err := FlattenTree(fun.Name(), result)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -702,8 +702,8 @@ func traceFunction(thread *starlark.Thread, fun starlark.Callable, call *jitCall
 	for i, l := range leaves {
 		a, ok := l.(*Array)
 		if !ok {
-			if t, isNum := scalarType(l); isNum {
-				if a, err = arrayFromValue(fun.Name(), l, t, call.dev); err != nil {
+			if t, isNum := ScalarType(l); isNum {
+				if a, err = ArrayFromValue(fun.Name(), l, t, call.dev); err != nil {
 					return nil, nil, err
 				}
 			} else {

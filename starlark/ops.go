@@ -9,23 +9,23 @@ import (
 // by name in these tables; the jnp module exposes each as a builtin, and
 // Starlark operators on arrays call them directly.
 type (
-	unaryFunc  func(x starlark.Value) (*Array, error)
-	binaryFunc func(x, y starlark.Value) (*Array, error)
+	UnaryFunc  func(x starlark.Value) (*Array, error)
+	BinaryFunc func(x, y starlark.Value) (*Array, error)
 )
 
 var (
-	unaryUfuncs  = map[string]unaryFunc{}
-	binaryUfuncs = map[string]binaryFunc{}
+	unaryUfuncs  = map[string]UnaryFunc{}
+	binaryUfuncs = map[string]BinaryFunc{}
 )
 
-func registerUnary(name string, f unaryFunc) {
+func RegisterUnaryUfunc(name string, f UnaryFunc) {
 	if _, dup := unaryUfuncs[name]; dup {
 		panic("unary ufunc registered twice: " + name)
 	}
 	unaryUfuncs[name] = f
 }
 
-func registerBinary(name string, f binaryFunc) {
+func RegisterBinaryUfunc(name string, f BinaryFunc) {
 	if _, dup := binaryUfuncs[name]; dup {
 		panic("binary ufunc registered twice: " + name)
 	}
@@ -106,7 +106,7 @@ func (a *Array) Matmul(y starlark.Value, side starlark.Side) (starlark.Value, er
 }
 
 // unaryUfunc looks up a registered ufunc by name (after init).
-func unaryUfunc(name string) unaryFunc { return unaryUfuncs[name] }
+func UnaryUfunc(name string) UnaryFunc { return unaryUfuncs[name] }
 
 // binaryUfunc is the registered binary ufunc name, or nil.
-func binaryUfunc(name string) binaryFunc { return binaryUfuncs[name] }
+func BinaryUfunc(name string) BinaryFunc { return binaryUfuncs[name] }

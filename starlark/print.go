@@ -28,7 +28,7 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		}
 	}
 	for _, a := range arrays {
-		if !a.traced() {
+		if !a.Traced() {
 			// A computation that failed raises its error here, where its
 			// result is read, rather than printing in its place.
 			if _, err := a.buffer(); err != nil {
@@ -71,7 +71,7 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 // stagePrint records print as a debug_print of ts: each array argument is a
 // {} field of fmt and an operand; everything else is written into fmt as
 // print shows it, braces doubled.
-func stagePrint(ts *traceState, args starlark.Tuple, arrays []*Array, sep, end string, ordered bool) (starlark.Value, error) {
+func stagePrint(ts *Trace, args starlark.Tuple, arrays []*Array, sep, end string, ordered bool) (starlark.Value, error) {
 	esc := strings.NewReplacer("{", "{{", "}", "}}")
 	var f strings.Builder
 	for i, v := range args {
@@ -89,7 +89,7 @@ func stagePrint(ts *traceState, args starlark.Tuple, arrays []*Array, sep, end s
 	}
 	f.WriteString(esc.Replace(end))
 	params := trace.Params{"fmt": f.String(), "ordered": ordered}
-	if _, err := bindTraced(ts, "debug_print", params, arrays...); err != nil {
+	if _, err := BindTraced(ts, "debug_print", params, arrays...); err != nil {
 		return nil, err
 	}
 	return starlark.None, nil

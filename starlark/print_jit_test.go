@@ -1,16 +1,18 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	. "github.com/jaxsh/jaxsh/starlark"
 )
 
 // runPrintScript runs src in a fresh session and returns what it printed.
 func runPrintScript(t *testing.T, src string) string {
 	t.Helper()
 	var out bytes.Buffer
-	s := NewSession(&out, nil)
+	s := newSession(&out, nil)
 	th := s.NewThread("main")
 	_, err := s.ExecFile(th, "t.star", src)
 	if cerr := s.CloseThread(th); err == nil {

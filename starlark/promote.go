@@ -10,21 +10,21 @@ import (
 
 // operandDevice picks the device of an operation: that of its first array
 // operand, else the default device.
-func operandDevice(vals ...starlark.Value) (jit.Device, error) {
+func OperandDevice(vals ...starlark.Value) (jit.Device, error) {
 	for _, v := range vals {
 		if a, ok := v.(*Array); ok {
 			return a.Device(), nil
 		}
 	}
-	return defaultDevice()
+	return DefaultDevice()
 }
 
 // resultType is JAX's result type of the operands (weak Python scalars
 // included); errors name fn and the operands.
-func resultType(fn string, vals ...starlark.Value) (trace.Type, error) {
+func ResultType(fn string, vals ...starlark.Value) (trace.Type, error) {
 	types := make([]trace.Type, len(vals))
 	for i, v := range vals {
-		t, err := typeOf(fn, v)
+		t, err := TypeOf(fn, v)
 		if err != nil {
 			return trace.Type{}, err
 		}
@@ -32,7 +32,7 @@ func resultType(fn string, vals ...starlark.Value) (trace.Type, error) {
 	}
 	t, err := trace.ResultType(types...)
 	if err != nil {
-		return trace.Type{}, fmt.Errorf("%s: %v (operands %s)", fn, err, describeAll(vals...))
+		return trace.Type{}, fmt.Errorf("%s: %v (operands %s)", fn, err, DescribeAll(vals...))
 	}
 	return t, nil
 }
@@ -41,7 +41,7 @@ func resultType(fn string, vals ...starlark.Value) (trace.Type, error) {
 // directly in t's dtype (so an int too large for it is an error, as in
 // JAX); arrays of another dtype or weakness go through convert_element_type.
 func promoteTo(fn string, t trace.Type, vals ...starlark.Value) ([]*Array, error) {
-	dev, err := operandDevice(vals...)
+	dev, err := OperandDevice(vals...)
 	if err != nil {
 		return nil, err
 	}
@@ -49,10 +49,10 @@ func promoteTo(fn string, t trace.Type, vals ...starlark.Value) ([]*Array, error
 	for i, v := range vals {
 		a, ok := v.(*Array)
 		if !ok {
-			if a, err = arrayFromValue(fn, v, t, dev); err != nil {
+			if a, err = ArrayFromValue(fn, v, t, dev); err != nil {
 				return nil, err
 			}
-		} else if a, err = convertType(a, t); err != nil {
+		} else if a, err = ConvertType(a, t); err != nil {
 			return nil, err
 		}
 		out[i] = a
@@ -61,8 +61,8 @@ func promoteTo(fn string, t trace.Type, vals ...starlark.Value) ([]*Array, error
 }
 
 // promote converts operands to their common type (JAX's promotion).
-func promote(fn string, vals ...starlark.Value) ([]*Array, error) {
-	t, err := resultType(fn, vals...)
+func Promote(fn string, vals ...starlark.Value) ([]*Array, error) {
+	t, err := ResultType(fn, vals...)
 	if err != nil {
 		return nil, err
 	}
@@ -71,23 +71,23 @@ func promote(fn string, vals ...starlark.Value) ([]*Array, error) {
 
 // convertType returns a with dtype and weakness t, converting only when
 // they differ.
-func convertType(a *Array, t trace.Type) (*Array, error) {
-	if a.dtype() == t.DType && a.aval.Weak == t.Weak {
+func ConvertType(a *Array, t trace.Type) (*Array, error) {
+	if a.DType() == t.DType && a.aval.Weak == t.Weak {
 		return a, nil
 	}
-	return bind1("convert_element_type", trace.Params{"new_dtype": t.DType, "weak_type": t.Weak}, a)
+	return Bind1("convert_element_type", trace.Params{"new_dtype": t.DType, "weak_type": t.Weak}, a)
 }
 
 // astype converts a to dtype dt, strongly typed.
-func astype(a *Array, dt trace.DType) (*Array, error) {
-	return convertType(a, trace.Type{DType: dt})
+func Astype(a *Array, dt trace.DType) (*Array, error) {
+	return ConvertType(a, trace.Type{DType: dt})
 }
 
 // broadcastArrays broadcasts arrays to their common shape (NumPy rules).
-func broadcastArrays(fn string, arrs ...*Array) ([]*Array, error) {
+func BroadcastArrays(fn string, arrs ...*Array) ([]*Array, error) {
 	shapes := make([]trace.Shape, len(arrs))
 	for i, a := range arrs {
-		shapes[i] = a.shape()
+		shapes[i] = a.Shape()
 	}
 	shape, err := trace.BroadcastShapes(shapes...)
 	if err != nil {
@@ -95,7 +95,7 @@ func broadcastArrays(fn string, arrs ...*Array) ([]*Array, error) {
 	}
 	out := make([]*Array, len(arrs))
 	for i, a := range arrs {
-		if out[i], err = broadcastTo(a, shape); err != nil {
+		if out[i], err = BroadcastTo(a, shape); err != nil {
 			return nil, err
 		}
 	}
@@ -103,79 +103,79 @@ func broadcastArrays(fn string, arrs ...*Array) ([]*Array, error) {
 }
 
 // broadcastTo broadcasts a to shape, aligning trailing axes (NumPy rules).
-func broadcastTo(a *Array, shape trace.Shape) (*Array, error) {
-	if a.shape().Equal(shape) {
+func BroadcastTo(a *Array, shape trace.Shape) (*Array, error) {
+	if a.Shape().Equal(shape) {
 		return a, nil
 	}
-	lead := len(shape) - a.ndim()
+	lead := len(shape) - a.NDim()
 	if lead < 0 {
 		return nil, fmt.Errorf("cannot broadcast %s to shape %s", a.aval.LongString(), shape)
 	}
-	dims := make([]int, a.ndim())
+	dims := make([]int, a.NDim())
 	for i := range dims {
 		dims[i] = lead + i
 	}
-	return bind1("broadcast_in_dim", trace.Params{"shape": []int(shape.Clone()), "broadcast_dimensions": dims}, a)
+	return Bind1("broadcast_in_dim", trace.Params{"shape": []int(shape.Clone()), "broadcast_dimensions": dims}, a)
 }
 
 // elementwise promotes and broadcasts the operands, then applies prim: the
 // shape of every NumPy-style elementwise function.
-func elementwise(fn, prim string, params trace.Params, vals ...starlark.Value) (*Array, error) {
-	arrs, err := promote(fn, vals...)
+func Elementwise(fn, prim string, params trace.Params, vals ...starlark.Value) (*Array, error) {
+	arrs, err := Promote(fn, vals...)
 	if err != nil {
 		return nil, err
 	}
-	if arrs, err = broadcastArrays(fn, arrs...); err != nil {
+	if arrs, err = BroadcastArrays(fn, arrs...); err != nil {
 		return nil, err
 	}
-	return bind1(prim, params, arrs...)
+	return Bind1(prim, params, arrs...)
 }
 
 // promoteArgs is JAX's promote_args family: promoted dtypes, then NumPy rank
 // promotion.
-func promoteArgs(fn string, p promotion, vals ...starlark.Value) ([]*Array, error) {
-	arrs, err := promoteDTypes(fn, p, vals...)
+func PromoteArgs(fn string, p Promotion, vals ...starlark.Value) ([]*Array, error) {
+	arrs, err := PromoteDTypes(fn, p, vals...)
 	if err != nil {
 		return nil, err
 	}
-	return promoteShapes(fn, arrs...)
+	return PromoteShapes(fn, arrs...)
 }
 
 // laxUnary promotes x and applies one primitive.
-func laxUnary(fn, prim string, p promotion, x starlark.Value) (*Array, error) {
-	arrs, err := promoteArgs(fn, p, x)
+func ApplyUnary(fn, prim string, p Promotion, x starlark.Value) (*Array, error) {
+	arrs, err := PromoteArgs(fn, p, x)
 	if err != nil {
 		return nil, err
 	}
-	c := &composer{fn: fn}
-	return c.done(c.un(prim, arrs[0]))
+	c := &Composer{Fn: fn}
+	return c.Done(c.Unary(prim, arrs[0]))
 }
 
 // laxBinary promotes x and y and applies one primitive.
-func laxBinary(fn, prim string, p promotion, x, y starlark.Value) (*Array, error) {
-	arrs, err := promoteArgs(fn, p, x, y)
+func ApplyBinary(fn, prim string, p Promotion, x, y starlark.Value) (*Array, error) {
+	arrs, err := PromoteArgs(fn, p, x, y)
 	if err != nil {
 		return nil, err
 	}
-	c := &composer{fn: fn}
-	return c.done(c.bin(prim, arrs[0], arrs[1]))
+	c := &Composer{Fn: fn}
+	return c.Done(c.Binary(prim, arrs[0], arrs[1]))
 }
 
 // A promotion is one of JAX's three ways of choosing the dtype that
 // elementwise operands compute in.
-type promotion uint8
+type Promotion uint8
 
 const (
-	promoteCommon  promotion = iota // promote_args: the operands' result type
-	promoteNumeric                  // promote_args_numeric: bool becomes int32
-	promoteInexact                  // promote_args_inexact: integers and bool become floating
+	PromoteCommon  Promotion = iota // promote_args: the operands' result type
+	PromoteNumeric                  // promote_args_numeric: bool becomes int32
+	PromoteInexact                  // promote_args_inexact: integers and bool become floating
 )
 
-func (p promotion) apply(t trace.Type) trace.Type {
+func (p Promotion) Apply(t trace.Type) trace.Type {
 	switch {
-	case p == promoteNumeric && t.DType == trace.Bool:
+	case p == PromoteNumeric && t.DType == trace.Bool:
 		return trace.Type{DType: trace.Int32}
-	case p == promoteInexact && !t.DType.IsInexact():
+	case p == PromoteInexact && !t.DType.IsInexact():
 		return trace.Type{DType: inexactOf(t.DType), Weak: t.Weak}
 	}
 	return t
@@ -192,22 +192,22 @@ func inexactOf(dt trace.DType) trace.DType {
 
 // promoteDTypes converts the operands to their promoted type, without
 // touching shapes (JAX's promote_dtypes*).
-func promoteDTypes(fn string, p promotion, vals ...starlark.Value) ([]*Array, error) {
-	if err := checkArraylike(fn, vals...); err != nil {
+func PromoteDTypes(fn string, p Promotion, vals ...starlark.Value) ([]*Array, error) {
+	if err := CheckArraylike(fn, vals...); err != nil {
 		return nil, err
 	}
-	t, err := resultType(fn, vals...)
+	t, err := ResultType(fn, vals...)
 	if err != nil {
 		return nil, err
 	}
-	return promoteTo(fn, p.apply(t), vals...)
+	return promoteTo(fn, p.Apply(t), vals...)
 }
 
 // promoteShapes is JAX's promote_shapes: when operands of different nonzero
 // ranks meet, each gets leading size-1 dimensions up to the broadcast rank;
 // lax's primitives broadcast scalars and size-1 dimensions themselves. The
 // shapes are checked here so that the error names the jnp function.
-func promoteShapes(fn string, arrs ...*Array) ([]*Array, error) {
+func PromoteShapes(fn string, arrs ...*Array) ([]*Array, error) {
 	if len(arrs) < 2 {
 		return arrs, nil
 	}
@@ -215,22 +215,22 @@ func promoteShapes(fn string, arrs ...*Array) ([]*Array, error) {
 	sameRank := true
 	nonscalarRanks := map[int]bool{}
 	for i, a := range arrs {
-		shapes[i] = a.shape()
-		sameRank = sameRank && a.ndim() == arrs[0].ndim()
-		if a.ndim() > 0 {
-			nonscalarRanks[a.ndim()] = true
+		shapes[i] = a.Shape()
+		sameRank = sameRank && a.NDim() == arrs[0].NDim()
+		if a.NDim() > 0 {
+			nonscalarRanks[a.NDim()] = true
 		}
 	}
 	shape, err := trace.BroadcastShapes(shapes...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v (operands %s)", fn, err, describeArrays(arrs))
+		return nil, fmt.Errorf("%s: %v (operands %s)", fn, err, DescribeArrays(arrs))
 	}
 	if sameRank || len(nonscalarRanks) < 2 {
 		return arrs, nil
 	}
 	out := make([]*Array, len(arrs))
 	for i, a := range arrs {
-		if out[i], err = broadcastToRank(a, len(shape)); err != nil {
+		if out[i], err = BroadcastToRank(a, len(shape)); err != nil {
 			return nil, err
 		}
 	}
@@ -238,8 +238,8 @@ func promoteShapes(fn string, arrs ...*Array) ([]*Array, error) {
 }
 
 // broadcastToRank prepends size-1 dimensions (lax.broadcast_to_rank).
-func broadcastToRank(a *Array, rank int) (*Array, error) {
-	lead := rank - a.ndim()
+func BroadcastToRank(a *Array, rank int) (*Array, error) {
+	lead := rank - a.NDim()
 	if lead == 0 {
 		return a, nil
 	}
@@ -247,10 +247,10 @@ func broadcastToRank(a *Array, rank int) (*Array, error) {
 	for range lead {
 		shape = append(shape, 1)
 	}
-	shape = append(shape, a.shape()...)
-	dims := make([]int, a.ndim())
+	shape = append(shape, a.Shape()...)
+	dims := make([]int, a.NDim())
 	for i := range dims {
 		dims[i] = lead + i
 	}
-	return bind1("broadcast_in_dim", trace.Params{"shape": shape, "broadcast_dimensions": dims}, a)
+	return Bind1("broadcast_in_dim", trace.Params{"shape": shape, "broadcast_dimensions": dims}, a)
 }

@@ -16,61 +16,61 @@ import (
 // contributes no leaf.
 
 // A treeDef is the structure of a pytree without its leaves.
-type treeDef struct {
-	kind     treeKind
-	keys     []string   // dict keys, sorted (JAX orders dict children by key)
-	children []*treeDef // one per child; nil for a leaf
+type TreeDef struct {
+	Kind     treeKind
+	Keys     []string   // dict keys, sorted (JAX orders dict children by key)
+	Children []*TreeDef // one per child; nil for a leaf
 }
 
 type treeKind uint8
 
 const (
-	treeLeaf treeKind = iota
+	TreeLeaf treeKind = iota
 	treeNone
-	treeTuple
-	treeList
-	treeDict
+	TreeTuple
+	TreeList
+	TreeDict
 )
 
 // flattenTree returns the leaves of v in order and its structure. fn names
 // the caller in errors (a dict with a non-string key is not a pytree).
-func flattenTree(fn string, v starlark.Value) ([]starlark.Value, *treeDef, error) {
+func FlattenTree(fn string, v starlark.Value) ([]starlark.Value, *TreeDef, error) {
 	var leaves []starlark.Value
-	var walk func(v starlark.Value) (*treeDef, error)
-	walk = func(v starlark.Value) (*treeDef, error) {
+	var walk func(v starlark.Value) (*TreeDef, error)
+	walk = func(v starlark.Value) (*TreeDef, error) {
 		switch x := v.(type) {
 		case starlark.NoneType:
-			return &treeDef{kind: treeNone}, nil
+			return &TreeDef{Kind: treeNone}, nil
 		case starlark.Tuple:
-			return walkSeq(treeTuple, x, walk)
+			return walkSeq(TreeTuple, x, walk)
 		case *starlark.List:
 			items := make([]starlark.Value, x.Len())
 			for i := range items {
 				items[i] = x.Index(i)
 			}
-			return walkSeq(treeList, items, walk)
+			return walkSeq(TreeList, items, walk)
 		case *starlark.Dict:
-			d := &treeDef{kind: treeDict}
+			d := &TreeDef{Kind: TreeDict}
 			for _, k := range x.Keys() {
 				s, ok := k.(starlark.String)
 				if !ok {
 					return nil, fmt.Errorf("%s: a dict in a pytree must have string keys, got a %s key", fn, k.Type())
 				}
-				d.keys = append(d.keys, string(s))
+				d.Keys = append(d.Keys, string(s))
 			}
-			sort.Strings(d.keys)
-			for _, k := range d.keys {
+			sort.Strings(d.Keys)
+			for _, k := range d.Keys {
 				child, _, _ := x.Get(starlark.String(k))
 				c, err := walk(child)
 				if err != nil {
 					return nil, err
 				}
-				d.children = append(d.children, c)
+				d.Children = append(d.Children, c)
 			}
 			return d, nil
 		}
 		leaves = append(leaves, v)
-		return &treeDef{kind: treeLeaf}, nil
+		return &TreeDef{Kind: TreeLeaf}, nil
 	}
 	def, err := walk(v)
 	if err != nil {
@@ -79,60 +79,60 @@ func flattenTree(fn string, v starlark.Value) ([]starlark.Value, *treeDef, error
 	return leaves, def, nil
 }
 
-func walkSeq(kind treeKind, items []starlark.Value, walk func(starlark.Value) (*treeDef, error)) (*treeDef, error) {
-	d := &treeDef{kind: kind, children: make([]*treeDef, 0, len(items))}
+func walkSeq(kind treeKind, items []starlark.Value, walk func(starlark.Value) (*TreeDef, error)) (*TreeDef, error) {
+	d := &TreeDef{Kind: kind, Children: make([]*TreeDef, 0, len(items))}
 	for _, it := range items {
 		c, err := walk(it)
 		if err != nil {
 			return nil, err
 		}
-		d.children = append(d.children, c)
+		d.Children = append(d.Children, c)
 	}
 	return d, nil
 }
 
 // numLeaves counts the leaves the structure holds.
-func (d *treeDef) numLeaves() int {
-	if d.kind == treeLeaf {
+func (d *TreeDef) NumLeaves() int {
+	if d.Kind == TreeLeaf {
 		return 1
 	}
 	n := 0
-	for _, c := range d.children {
-		n += c.numLeaves()
+	for _, c := range d.Children {
+		n += c.NumLeaves()
 	}
 	return n
 }
 
 // unflatten builds the structure around leaves, which must number exactly
 // numLeaves.
-func (d *treeDef) unflatten(leaves []starlark.Value) (starlark.Value, error) {
-	if want := d.numLeaves(); len(leaves) != want {
+func (d *TreeDef) Unflatten(leaves []starlark.Value) (starlark.Value, error) {
+	if want := d.NumLeaves(); len(leaves) != want {
 		return nil, fmt.Errorf("pytree %s has %d leaves, got %d values", d, want, len(leaves))
 	}
 	v, _ := d.build(leaves)
 	return v, nil
 }
 
-func (d *treeDef) build(leaves []starlark.Value) (starlark.Value, []starlark.Value) {
-	switch d.kind {
-	case treeLeaf:
+func (d *TreeDef) build(leaves []starlark.Value) (starlark.Value, []starlark.Value) {
+	switch d.Kind {
+	case TreeLeaf:
 		return leaves[0], leaves[1:]
 	case treeNone:
 		return starlark.None, leaves
-	case treeDict:
-		out := starlark.NewDict(len(d.keys))
-		for i, k := range d.keys {
+	case TreeDict:
+		out := starlark.NewDict(len(d.Keys))
+		for i, k := range d.Keys {
 			var v starlark.Value
-			v, leaves = d.children[i].build(leaves)
+			v, leaves = d.Children[i].build(leaves)
 			_ = out.SetKey(starlark.String(k), v)
 		}
 		return out, leaves
 	}
-	items := make([]starlark.Value, len(d.children))
-	for i, c := range d.children {
+	items := make([]starlark.Value, len(d.Children))
+	for i, c := range d.Children {
 		items[i], leaves = c.build(leaves)
 	}
-	if d.kind == treeTuple {
+	if d.Kind == TreeTuple {
 		return starlark.Tuple(items), leaves
 	}
 	return starlark.NewList(items), leaves
@@ -140,41 +140,41 @@ func (d *treeDef) build(leaves []starlark.Value) (starlark.Value, []starlark.Val
 
 // String writes the structure as JAX's PyTreeDef does, with * for leaves:
 // (*, [*, *], {'a': *, 'b': None}).
-func (d *treeDef) String() string {
+func (d *TreeDef) String() string {
 	var b strings.Builder
 	d.write(&b)
 	return b.String()
 }
 
-func (d *treeDef) write(b *strings.Builder) {
-	switch d.kind {
-	case treeLeaf:
+func (d *TreeDef) write(b *strings.Builder) {
+	switch d.Kind {
+	case TreeLeaf:
 		b.WriteString("*")
 	case treeNone:
 		b.WriteString("None")
-	case treeDict:
+	case TreeDict:
 		b.WriteString("{")
-		for i, k := range d.keys {
+		for i, k := range d.Keys {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			fmt.Fprintf(b, "'%s': ", k)
-			d.children[i].write(b)
+			d.Children[i].write(b)
 		}
 		b.WriteString("}")
 	default:
 		open, close := "(", ")"
-		if d.kind == treeList {
+		if d.Kind == TreeList {
 			open, close = "[", "]"
 		}
 		b.WriteString(open)
-		for i, c := range d.children {
+		for i, c := range d.Children {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			c.write(b)
 		}
-		if d.kind == treeTuple && len(d.children) == 1 {
+		if d.Kind == TreeTuple && len(d.Children) == 1 {
 			b.WriteString(",")
 		}
 		b.WriteString(close)
@@ -183,18 +183,18 @@ func (d *treeDef) write(b *strings.Builder) {
 
 // equal reports whether two structures are the same (a cache key compares
 // them by String, which is equivalent).
-func (d *treeDef) equal(o *treeDef) bool { return d.String() == o.String() }
+func (d *TreeDef) Equal(o *TreeDef) bool { return d.String() == o.String() }
 
 // flattenUpTo returns the subtrees of v at the leaves of d, whose structure
 // v must have down to d's leaves (below them v may hold anything: a call's
 // result leaf may be a nested list that becomes one array). A mismatch is
 // an error describing both structures.
-func (d *treeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
+func (d *TreeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
 	var out []starlark.Value
-	var walk func(d *treeDef, v starlark.Value) bool
-	walk = func(d *treeDef, v starlark.Value) bool {
-		switch d.kind {
-		case treeLeaf:
+	var walk func(d *TreeDef, v starlark.Value) bool
+	walk = func(d *TreeDef, v starlark.Value) bool {
+		switch d.Kind {
+		case TreeLeaf:
 			// A leaf may be a nested list of numbers (one array), not a
 			// tuple or a dict: those are structure.
 			switch v.(type) {
@@ -205,14 +205,14 @@ func (d *treeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
 			return true
 		case treeNone:
 			return v == starlark.None
-		case treeDict:
+		case TreeDict:
 			dict, ok := v.(*starlark.Dict)
-			if !ok || dict.Len() != len(d.keys) {
+			if !ok || dict.Len() != len(d.Keys) {
 				return false
 			}
-			for i, k := range d.keys {
+			for i, k := range d.Keys {
 				child, found, _ := dict.Get(starlark.String(k))
-				if !found || !walk(d.children[i], child) {
+				if !found || !walk(d.Children[i], child) {
 					return false
 				}
 			}
@@ -221,12 +221,12 @@ func (d *treeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
 		var items []starlark.Value
 		switch x := v.(type) {
 		case starlark.Tuple:
-			if d.kind != treeTuple {
+			if d.Kind != TreeTuple {
 				return false
 			}
 			items = x
 		case *starlark.List:
-			if d.kind != treeList {
+			if d.Kind != TreeList {
 				return false
 			}
 			for i := 0; i < x.Len(); i++ {
@@ -235,10 +235,10 @@ func (d *treeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
 		default:
 			return false
 		}
-		if len(items) != len(d.children) {
+		if len(items) != len(d.Children) {
 			return false
 		}
-		for i, c := range d.children {
+		for i, c := range d.Children {
 			if !walk(c, items[i]) {
 				return false
 			}
@@ -246,13 +246,13 @@ func (d *treeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
 		return true
 	}
 	if !walk(d, v) {
-		return nil, fmt.Errorf("the value %s does not have the structure %s", shortRepr(v), d)
+		return nil, fmt.Errorf("the value %s does not have the structure %s", ShortRepr(v), d)
 	}
 	return out, nil
 }
 
 // shortRepr is a value's repr, cut to a readable length for messages.
-func shortRepr(v starlark.Value) string {
+func ShortRepr(v starlark.Value) string {
 	s := v.String()
 	if len(s) > 80 {
 		s = s[:77] + "..."

@@ -16,7 +16,7 @@ func TestPytreeFlattenUnflattenRoundTrip(t *testing.T) {
 		starlark.NewList([]starlark.Value{starlark.String("x"), starlark.Float(2.5)}),
 		d,
 	}
-	leaves, def, err := flattenTree("test", tree)
+	leaves, def, err := FlattenTree("test", tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,24 +26,24 @@ func TestPytreeFlattenUnflattenRoundTrip(t *testing.T) {
 	if got := starlark.Tuple(leaves).String(); got != `(1, "x", 2.5, 3)` {
 		t.Errorf("leaves %s", got)
 	}
-	back, err := def.unflatten(leaves)
+	back, err := def.Unflatten(leaves)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if eq, err := starlark.Equal(back, tree); err != nil || !eq {
 		t.Errorf("unflatten gave %s, want %s", back, tree)
 	}
-	if _, err := def.unflatten(leaves[:3]); err == nil || !strings.Contains(err.Error(), "has 4 leaves, got 3") {
+	if _, err := def.Unflatten(leaves[:3]); err == nil || !strings.Contains(err.Error(), "has 4 leaves, got 3") {
 		t.Errorf("short leaves: %v", err)
 	}
 	bad := starlark.NewDict(1)
 	_ = bad.SetKey(starlark.MakeInt(1), starlark.None)
-	if _, _, err := flattenTree("jit", bad); err == nil || !strings.Contains(err.Error(), "jit: a dict in a pytree must have string keys, got a int key") {
+	if _, _, err := FlattenTree("jit", bad); err == nil || !strings.Contains(err.Error(), "jit: a dict in a pytree must have string keys, got a int key") {
 		t.Errorf("int key: %v", err)
 	}
-	_, leafDef, _ := flattenTree("t", starlark.MakeInt(7))
-	_, noneDef, _ := flattenTree("t", starlark.None)
-	if leafDef.String() != "*" || noneDef.String() != "None" || noneDef.numLeaves() != 0 || leafDef.equal(noneDef) {
+	_, leafDef, _ := FlattenTree("t", starlark.MakeInt(7))
+	_, noneDef, _ := FlattenTree("t", starlark.None)
+	if leafDef.String() != "*" || noneDef.String() != "None" || noneDef.NumLeaves() != 0 || leafDef.Equal(noneDef) {
 		t.Errorf("leaf %s, none %s", leafDef, noneDef)
 	}
 }

@@ -1,4 +1,4 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	. "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
 
@@ -38,7 +39,7 @@ func replChunks(t *testing.T, r *REPL, src string) (errs []string) {
 
 func newTestREPL() (*REPL, *bytes.Buffer) {
 	var out bytes.Buffer
-	return NewSession(&out, nil).NewREPL(), &out
+	return newSession(&out, nil).NewREPL(), &out
 }
 
 func TestREPLEchoesReprAndBindsUnderscore(t *testing.T) {
@@ -71,8 +72,8 @@ f(_)
 	if out.String() != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
-	if _, leaked := r.globals[echoName]; leaked {
-		t.Errorf("%s stays in globals", echoName)
+	if _, leaked := r.Globals()[EchoName]; leaked {
+		t.Errorf("%s stays in globals", EchoName)
 	}
 }
 
@@ -95,8 +96,8 @@ a + c
 		t.Errorf("errors:\n%q\nwant:\n%q", errs, want)
 	}
 	// c was bound before c.d failed; e = 3 never ran.
-	if out.String() != "3\n" || r.globals["e"] != nil {
-		t.Errorf("output %q, e = %v", out, r.globals["e"])
+	if out.String() != "3\n" || r.Globals()["e"] != nil {
+		t.Errorf("output %q, e = %v", out, r.Globals()["e"])
 	}
 }
 
@@ -120,8 +121,8 @@ times(jnp.ones(2), 3)
 	if out.String() != want {
 		t.Errorf("output %q, want %q", out, want)
 	}
-	if _, ok := r.globals["double"].(*Jitted); !ok {
-		t.Errorf("double is %T, want a jitted function", r.globals["double"])
+	if _, ok := r.Globals()["double"].(*Jitted); !ok {
+		t.Errorf("double is %T, want a jitted function", r.Globals()["double"])
 	}
 }
 
@@ -245,7 +246,7 @@ func TestREPLInterruptStopsAWaitForAResult(t *testing.T) {
 		return args[0], nil
 	})
 	var out bytes.Buffer
-	r := NewSession(&out, starlark.StringDict{"block": block}).NewREPL()
+	r := newSession(&out, starlark.StringDict{"block": block}).NewREPL()
 	replChunks(t, r, "f = jit(lambda x: call(block, x, result_shape=x) + 1)\ny = f(jnp.ones(2))\n")
 	done := make(chan error)
 	go func() {

@@ -19,13 +19,13 @@ func scalarConversions() starlark.StringDict {
 		out[name] = starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			if len(args) == 1 && len(kwargs) == 0 {
 				if a, ok := args[0].(*Array); ok {
-					if a.traced() {
+					if a.Traced() {
 						return nil, concretizationError(a, name+"()")
 					}
-					if a.size() != 1 {
+					if a.Size() != 1 {
 						return nil, fmt.Errorf("only arrays of one element can be converted to Python scalars, got %s", a.aval.LongString())
 					}
-					v, err := a.scalarValue(0)
+					v, err := a.ScalarValue(0)
 					if err != nil {
 						return nil, err
 					}

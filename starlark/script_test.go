@@ -1,4 +1,4 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jaxsh/jaxsh/internal/chunks"
+	. "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarktest"
@@ -46,7 +47,7 @@ func runChunk(t *testing.T, file string, c chunks.Chunk, assertModule starlark.S
 		extra[k] = v
 	}
 	var out bytes.Buffer
-	session := NewSession(&out, extra)
+	session := newSession(&out, extra)
 	thread := session.NewThread("test")
 	starlarktest.SetReporter(thread, t)
 	_, err := session.ExecFile(thread, file, c.Source)
@@ -154,7 +155,7 @@ func (s sym) Unary(op syntax.Token) (starlark.Value, error) {
 
 func TestFormatErrorHidesOperatorBuiltins(t *testing.T) {
 	var out bytes.Buffer
-	session := NewSession(&out, nil)
+	session := newSession(&out, nil)
 	for _, tc := range []struct{ src, want string }{
 		{"x = 1\ny = x < 'a'\n", "Traceback (most recent call last):\n  ops.star:2:7: in <toplevel>\nError: int < string not implemented"},
 		{"y = 2 ** 'a'\n", "Traceback (most recent call last):\n  ops.star:1:7: in <toplevel>\nError: unknown binary op: int ** string"},

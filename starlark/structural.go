@@ -9,22 +9,22 @@ import (
 )
 
 // laxSqueeze removes the (size-1) axes dims.
-func laxSqueeze(a *Array, dims []int) (*Array, error) {
+func Squeeze(a *Array, dims []int) (*Array, error) {
 	if len(dims) == 0 {
 		return a, nil
 	}
 	sorted := slices.Clone(dims)
 	slices.Sort(sorted)
-	return bind1("squeeze", trace.Params{"dimensions": sorted}, a)
+	return Bind1("squeeze", trace.Params{"dimensions": sorted}, a)
 }
 
 // laxExpandDims inserts size-1 axes at the positions dims of the result,
 // with broadcast_in_dim as lax.expand_dims does.
-func laxExpandDims(a *Array, dims []int) (*Array, error) {
+func ExpandDims(a *Array, dims []int) (*Array, error) {
 	if len(dims) == 0 {
 		return a, nil
 	}
-	rank := a.ndim() + len(dims)
+	rank := a.NDim() + len(dims)
 	shape := make([]int, 0, rank)
 	var bdims []int
 	src := 0
@@ -33,41 +33,41 @@ func laxExpandDims(a *Array, dims []int) (*Array, error) {
 			shape = append(shape, 1)
 			continue
 		}
-		shape = append(shape, a.shape()[src])
+		shape = append(shape, a.Shape()[src])
 		bdims = append(bdims, i)
 		src++
 	}
-	return laxBroadcastInDim(a, shape, bdims)
+	return BroadcastInDim(a, shape, bdims)
 }
 
 // laxBroadcastInDim places a's axes at bdims of an array of the given shape.
-func laxBroadcastInDim(a *Array, shape, bdims []int) (*Array, error) {
+func BroadcastInDim(a *Array, shape, bdims []int) (*Array, error) {
 	if bdims == nil {
 		bdims = []int{}
 	}
-	return bind1("broadcast_in_dim", trace.Params{"shape": slices.Clone(shape), "broadcast_dimensions": slices.Clone(bdims)}, a)
+	return Bind1("broadcast_in_dim", trace.Params{"shape": slices.Clone(shape), "broadcast_dimensions": slices.Clone(bdims)}, a)
 }
 
 // laxRev reverses the axes dims.
-func laxRev(a *Array, dims []int) (*Array, error) {
+func Rev(a *Array, dims []int) (*Array, error) {
 	if len(dims) == 0 {
 		return a, nil
 	}
-	return bind1("rev", trace.Params{"dimensions": slices.Clone(dims)}, a)
+	return Bind1("rev", trace.Params{"dimensions": slices.Clone(dims)}, a)
 }
 
 // laxSlice is lax.slice; nil strides means all ones.
-func laxSlice(a *Array, start, limit, strides []int) (*Array, error) {
+func StaticSlice(a *Array, start, limit, strides []int) (*Array, error) {
 	var s any
 	if strides != nil {
 		s = slices.Clone(strides)
 	}
-	return bind1("slice", trace.Params{"start_indices": slices.Clone(start), "limit_indices": slices.Clone(limit), "strides": s}, a)
+	return Bind1("slice", trace.Params{"start_indices": slices.Clone(start), "limit_indices": slices.Clone(limit), "strides": s}, a)
 }
 
 // laxConst is a strongly typed 0-d constant of dtype dt (lax._const).
-func laxConst(dev jit.Device, dt trace.DType, v starlark.Value) (*Array, error) {
-	return scalarArray("constant", v, dt, false, dev)
+func Const(dev jit.Device, dt trace.DType, v starlark.Value) (*Array, error) {
+	return ScalarArray("constant", v, dt, false, dev)
 }
 
 // emptyArray is an array with no elements: nothing to compute or copy.
@@ -76,43 +76,43 @@ func emptyArray(dev jit.Device, aval trace.AVal) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newArray(buf), nil
+	return NewArray(buf), nil
 }
 
 // wrapNegative maps negative entries of a signed integer index array into
 // [0, size) by adding size, as JAX's index normalization does with select.
 // Unsigned indices are never negative and pass through.
-func wrapNegative(idx *Array, size int) (*Array, error) {
-	if !idx.dtype().IsSigned() {
+func WrapNegative(idx *Array, size int) (*Array, error) {
+	if !idx.DType().IsSigned() {
 		return idx, nil
 	}
-	if !fitsInt(int64(size), idx.dtype()) {
+	if !FitsInt(int64(size), idx.DType()) {
 		// The axis length does not fit the index dtype (an int8 index into
 		// an axis of 300): normalize in the dtype of indexing instead.
-		wide, err := astype(idx, indexDTypeFor([]int{size}))
+		wide, err := Astype(idx, indexDTypeFor([]int{size}))
 		if err != nil {
 			return nil, err
 		}
 		idx = wide
 	}
 	dev := idx.Device()
-	zero, err := laxConst(dev, idx.dtype(), starlark.MakeInt(0))
+	zero, err := Const(dev, idx.DType(), starlark.MakeInt(0))
 	if err != nil {
 		return nil, err
 	}
-	n, err := laxConst(dev, idx.dtype(), starlark.MakeInt(size))
+	n, err := Const(dev, idx.DType(), starlark.MakeInt(size))
 	if err != nil {
 		return nil, err
 	}
-	negative, err := bind1("lt", nil, idx, zero)
+	negative, err := Bind1("lt", nil, idx, zero)
 	if err != nil {
 		return nil, err
 	}
-	wrapped, err := bind1("add", nil, idx, n)
+	wrapped, err := Bind1("add", nil, idx, n)
 	if err != nil {
 		return nil, err
 	}
-	return laxSelect(negative, wrapped, idx)
+	return Select(negative, wrapped, idx)
 }
 
 // indexDTypeFor is JAX's int_dtype_for_shape(shape, signed=True): int32
@@ -127,28 +127,28 @@ func indexDTypeFor(shape []int) trace.DType {
 }
 
 // sliceInDim is lax.slice_in_dim: elements [start, limit) of one axis.
-func sliceInDim(a *Array, axis, start, limit int) (*Array, error) {
-	starts := make([]int, a.ndim())
-	limits := a.shape().Clone()
-	strides := make([]int, a.ndim())
+func SliceInDim(a *Array, axis, start, limit int) (*Array, error) {
+	starts := make([]int, a.NDim())
+	limits := a.Shape().Clone()
+	strides := make([]int, a.NDim())
 	for i := range strides {
 		strides[i] = 1
 	}
 	starts[axis], limits[axis] = start, limit
-	return bind1("slice", trace.Params{"start_indices": starts, "limit_indices": []int(limits), "strides": strides}, a)
+	return Bind1("slice", trace.Params{"start_indices": starts, "limit_indices": []int(limits), "strides": strides}, a)
 }
 
 // joinAlong is lax.concatenate; one operand is returned as it is.
-func joinAlong(arrs []*Array, axis int) (*Array, error) {
+func JoinAlong(arrs []*Array, axis int) (*Array, error) {
 	if len(arrs) == 1 {
 		return arrs[0], nil
 	}
-	return bind1("concatenate", trace.Params{"dimension": axis}, arrs...)
+	return Bind1("concatenate", trace.Params{"dimension": axis}, arrs...)
 }
 
 // iotaOf is lax.broadcasted_iota: indices along dim, broadcast to shape.
-func iotaOf(dev jit.Device, dt trace.DType, shape []int, dim int) (*Array, error) {
-	out, err := bindOn(dev, "iota", trace.Params{"dtype": dt, "shape": append([]int{}, shape...), "dimension": dim})
+func IotaOf(dev jit.Device, dt trace.DType, shape []int, dim int) (*Array, error) {
+	out, err := BindOn(dev, "iota", trace.Params{"dtype": dt, "shape": append([]int{}, shape...), "dimension": dim})
 	if err != nil {
 		return nil, err
 	}
@@ -157,11 +157,11 @@ func iotaOf(dev jit.Device, dt trace.DType, shape []int, dim int) (*Array, error
 
 // insertUnitAxes inserts length-1 axes at the given (normalized, output)
 // positions, as lax.expand_dims.
-func insertUnitAxes(a *Array, axes []int) (*Array, error) {
+func InsertUnitAxes(a *Array, axes []int) (*Array, error) {
 	if len(axes) == 0 {
 		return a, nil
 	}
-	out := make([]int, a.ndim()+len(axes))
+	out := make([]int, a.NDim()+len(axes))
 	isNew := make([]bool, len(out))
 	for _, ax := range axes {
 		isNew[ax] = true
@@ -172,22 +172,22 @@ func insertUnitAxes(a *Array, axes []int) (*Array, error) {
 			out[i] = 1
 			continue
 		}
-		out[i] = a.shape()[j]
+		out[i] = a.Shape()[j]
 		j++
 	}
-	return reshapeTo(a, out)
+	return ReshapeTo(a, out)
 }
 
 // reshapeTo reshapes a (row-major) unless it already has the shape.
-func reshapeTo(a *Array, shape []int) (*Array, error) {
-	if a.shape().Equal(shape) {
+func ReshapeTo(a *Array, shape []int) (*Array, error) {
+	if a.Shape().Equal(shape) {
 		return a, nil
 	}
-	return bind1("reshape", trace.Params{"new_sizes": append([]int{}, shape...)}, a)
+	return Bind1("reshape", trace.Params{"new_sizes": append([]int{}, shape...)}, a)
 }
 
 // laxSelect is lax.select: on_true where pred holds (select_n takes the
 // cases in the order false, true).
-func laxSelect(pred, onTrue, onFalse *Array) (*Array, error) {
-	return bind1("select_n", nil, pred, onFalse, onTrue)
+func Select(pred, onTrue, onFalse *Array) (*Array, error) {
+	return Bind1("select_n", nil, pred, onFalse, onTrue)
 }

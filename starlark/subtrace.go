@@ -17,18 +17,18 @@ import (
 // run like a jitted function: loops outside jit are the same compiled loops.
 
 // A bodyTrace is one traced body.
-type bodyTrace struct {
-	jaxpr    *trace.Jaxpr // inputs: the closed-over values, then the arguments
-	consts   []*Array     // the closed-over values, operands of the equation
-	outTree  *treeDef
-	outAvals []trace.AVal
+type BodyTrace struct {
+	Jaxpr    *trace.Jaxpr // inputs: the closed-over values, then the arguments
+	Consts   []*Array     // the closed-over values, operands of the equation
+	OutTree  *TreeDef
+	OutAvals []trace.AVal
 }
 
 // traceBody traces fn on traced arguments of avals in a sub-trace of outer.
 // fn returns a pytree of arrays and numbers (numbers become weakly typed
 // arrays).
-func traceBody(outer *traceState, name string, avals []trace.AVal, fn func(args []*Array) (starlark.Value, error)) (*bodyTrace, error) {
-	ts := &traceState{b: trace.NewBuilder(), thread: outer.thread, name: name, dev: outer.dev, parent: outer}
+func TraceBody(outer *Trace, name string, avals []trace.AVal, fn func(args []*Array) (starlark.Value, error)) (*BodyTrace, error) {
+	ts := &Trace{b: trace.NewBuilder(), Thread: outer.Thread, name: name, Device: outer.Device, parent: outer}
 	defer func() { ts.done = true }()
 	args := make([]*Array, len(avals))
 	for i, a := range avals {
@@ -38,21 +38,21 @@ func traceBody(outer *traceState, name string, avals []trace.AVal, fn func(args 
 	if err != nil {
 		return nil, err
 	}
-	leaves, tree, err := flattenTree(name, result)
+	leaves, tree, err := FlattenTree(name, result)
 	if err != nil {
 		return nil, err
 	}
 	outs := make([]trace.Atom, len(leaves))
-	bt := &bodyTrace{outTree: tree}
+	bt := &BodyTrace{OutTree: tree}
 	for i, l := range leaves {
-		a, err := leafArray(name, l, ts.dev)
+		a, err := LeafArray(name, l, ts.Device)
 		if err != nil {
 			return nil, err
 		}
 		if outs[i], err = ts.atomOf(a); err != nil {
 			return nil, err
 		}
-		bt.outAvals = append(bt.outAvals, outs[i].Aval())
+		bt.OutAvals = append(bt.OutAvals, outs[i].Aval())
 	}
 	inner, err := ts.b.Build(outs)
 	if err != nil {
@@ -61,14 +61,14 @@ func traceBody(outer *traceState, name string, avals []trace.AVal, fn func(args 
 	for _, c := range inner.Consts {
 		switch c := c.(type) {
 		case *Array:
-			bt.consts = append(bt.consts, c)
+			bt.Consts = append(bt.Consts, c)
 		case jit.Buffer:
-			bt.consts = append(bt.consts, newArray(c))
+			bt.Consts = append(bt.Consts, NewArray(c))
 		default:
 			return nil, fmt.Errorf("internal error: constant of type %T in %s", c, name)
 		}
 	}
-	bt.jaxpr = &trace.Jaxpr{
+	bt.Jaxpr = &trace.Jaxpr{
 		InVars:  append(append([]*trace.Var(nil), inner.ConstVars...), inner.InVars...),
 		OutVars: inner.OutVars,
 		Eqns:    inner.Eqns,
@@ -78,8 +78,8 @@ func traceBody(outer *traceState, name string, avals []trace.AVal, fn func(args 
 }
 
 // currentTraceOf is the trace active on thread, or nil.
-func currentTraceOf(thread *starlark.Thread) *traceState {
-	ts, _ := thread.Local(currentTraceKey).(*traceState)
+func currentTraceOf(thread *starlark.Thread) *Trace {
+	ts, _ := thread.Local(currentTraceKey).(*Trace)
 	return ts
 }
 
@@ -88,7 +88,7 @@ func currentTraceOf(thread *starlark.Thread) *traceState {
 // ts is a fresh top-level trace on dev (the operands' device), whose jaxpr
 // is compiled and run at once, asynchronously as a jitted call is, with the
 // concrete operands passed as its constants.
-func controlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, error), build func(ts *traceState) (starlark.Value, error)) (starlark.Value, error) {
+func ControlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, error), build func(ts *Trace) (starlark.Value, error)) (starlark.Value, error) {
 	if ts := currentTraceOf(thread); ts != nil {
 		return build(ts)
 	}
@@ -96,13 +96,13 @@ func controlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, e
 	if err != nil {
 		return nil, err
 	}
-	top := &traceState{b: trace.NewBuilder(), thread: thread, name: name, dev: d}
+	top := &Trace{b: trace.NewBuilder(), Thread: thread, name: name, Device: d}
 	result, err := withTrace(top, func() (starlark.Value, error) { return build(top) })
 	defer func() { top.done = true }()
 	if err != nil {
 		return nil, err
 	}
-	leaves, tree, err := flattenTree(name, result)
+	leaves, tree, err := FlattenTree(name, result)
 	if err != nil {
 		return nil, err
 	}
@@ -148,17 +148,17 @@ func controlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, e
 		}
 		results[i] = r
 	}
-	return tree.unflatten(results)
+	return tree.Unflatten(results)
 }
 
 // leafArray converts a pytree leaf a body returned: arrays as they are,
 // numbers as weakly typed arrays.
-func leafArray(name string, l starlark.Value, dev jit.Device) (*Array, error) {
+func LeafArray(name string, l starlark.Value, dev jit.Device) (*Array, error) {
 	if a, ok := l.(*Array); ok {
 		return a, nil
 	}
-	if t, ok := scalarType(l); ok {
-		return arrayFromValue(name, l, t, dev)
+	if t, ok := ScalarType(l); ok {
+		return ArrayFromValue(name, l, t, dev)
 	}
 	return nil, fmt.Errorf("%s returned a %s inside its result; it must return arrays, numbers, or tuples, lists and dicts of them", name, l.Type())
 }

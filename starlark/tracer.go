@@ -20,18 +20,18 @@ import (
 // device buffers (never folded into the program).
 
 // traceState is one function being traced.
-type traceState struct {
+type Trace struct {
 	b      *trace.Builder
-	thread *starlark.Thread
+	Thread *starlark.Thread
 	name   string // the traced function's name, for messages
-	dev    jit.Device
+	Device jit.Device
 	done   bool // set when the trace is finished: its tracers are dead
-	parent *traceState
+	parent *Trace
 }
 
 // tracer is the traced side of an Array.
 type tracer struct {
-	ts   *traceState
+	ts   *Trace
 	atom trace.Atom
 }
 
@@ -43,7 +43,7 @@ const currentTraceKey = "jaxsh.trace"
 
 // currentTrace returns the trace active on the goroutine's running thread,
 // or nil.
-func currentTrace() *traceState {
+func currentTrace() *Trace {
 	if activeTraces.Load() == 0 {
 		return nil
 	}
@@ -51,34 +51,34 @@ func currentTrace() *traceState {
 	if !ok {
 		return nil
 	}
-	ts, _ := th.(*starlark.Thread).Local(currentTraceKey).(*traceState)
+	ts, _ := th.(*starlark.Thread).Local(currentTraceKey).(*Trace)
 	return ts
 }
 
 // withTrace runs fn with ts as the thread's current trace.
-func withTrace[T any](ts *traceState, fn func() (T, error)) (T, error) {
-	prev := ts.thread.Local(currentTraceKey)
-	ts.thread.SetLocal(currentTraceKey, ts)
+func withTrace[T any](ts *Trace, fn func() (T, error)) (T, error) {
+	prev := ts.Thread.Local(currentTraceKey)
+	ts.Thread.SetLocal(currentTraceKey, ts)
 	activeTraces.Add(1)
 	defer func() {
 		activeTraces.Add(-1)
-		ts.thread.SetLocal(currentTraceKey, prev)
+		ts.Thread.SetLocal(currentTraceKey, prev)
 	}()
-	return runThread(ts.thread, fn)
+	return runThread(ts.Thread, fn)
 }
 
-func newTracedArray(ts *traceState, atom trace.Atom) *Array {
+func newTracedArray(ts *Trace, atom trace.Atom) *Array {
 	return &Array{aval: atom.Aval(), tr: &tracer{ts: ts, atom: atom}}
 }
 
 // traced reports whether the array is a tracer.
-func (a *Array) traced() bool { return a.tr != nil }
+func (a *Array) Traced() bool { return a.tr != nil }
 
 // position is the source position of the innermost Starlark frame of the
 // tracing thread: where the user's code applied the operation.
-func (ts *traceState) position() trace.Pos {
-	for i := 0; i < ts.thread.CallStackDepth(); i++ {
-		pos := ts.thread.CallFrame(i).Pos
+func (ts *Trace) position() trace.Pos {
+	for i := 0; i < ts.Thread.CallStackDepth(); i++ {
+		pos := ts.Thread.CallFrame(i).Pos
 		if f := pos.Filename(); f != "<builtin>" && f != "" {
 			return trace.Pos{File: f, Line: int(pos.Line), Col: int(pos.Col)}
 		}
@@ -88,7 +88,7 @@ func (ts *traceState) position() trace.Pos {
 
 // atomOf turns an operand into an atom of ts: its own tracers as they are,
 // concrete 0-d arrays as literals, other concrete arrays as constants.
-func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
+func (ts *Trace) atomOf(a *Array) (trace.Atom, error) {
 	if a.tr != nil {
 		switch {
 		case a.tr.ts == ts:
@@ -100,8 +100,8 @@ func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
 		}
 		return nil, leakedTracerError(a)
 	}
-	if a.ndim() == 0 && !a.dtype().IsComplex() { // complex scalars have no literal form: a constant
-		v, err := a.scalarValue(0)
+	if a.NDim() == 0 && !a.DType().IsComplex() { // complex scalars have no literal form: a constant
+		v, err := a.ScalarValue(0)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +116,7 @@ func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
 			lit = float64(x)
 		}
 		if lit != nil {
-			return trace.NewLiteral(lit, a.dtype(), a.aval.Weak)
+			return trace.NewLiteral(lit, a.DType(), a.aval.Weak)
 		}
 	}
 	if err := a.live(); err != nil {
@@ -131,7 +131,7 @@ func (ts *traceState) atomOf(a *Array) (trace.Atom, error) {
 }
 
 // within reports whether outer is ts or encloses it, and is still open.
-func (ts *traceState) within(outer *traceState) bool {
+func (ts *Trace) within(outer *Trace) bool {
 	for t := ts; t != nil; t = t.parent {
 		if t == outer {
 			return !outer.done
@@ -159,7 +159,7 @@ func concretizationError(a *Array, what string) error {
 }
 
 // bindTraced records prim applied to args as an equation of ts.
-func bindTraced(ts *traceState, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+func BindTraced(ts *Trace, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 	if ts.done {
 		return nil, fmt.Errorf("internal error: binding %s into the finished trace of %s", prim, ts.name)
 	}
@@ -184,8 +184,8 @@ func bindTraced(ts *traceState, prim string, params trace.Params, args ...*Array
 
 // traceOf returns the trace the operands belong to, or the thread's
 // current trace, or nil for an eager operation.
-func traceOf(args []*Array) (*traceState, error) {
-	var ts *traceState
+func traceOf(args []*Array) (*Trace, error) {
+	var ts *Trace
 	for _, a := range args {
 		if a.tr == nil {
 			continue
@@ -201,9 +201,9 @@ func traceOf(args []*Array) (*traceState, error) {
 	// tracer, its trace's thread is the one running (traces are not shared
 	// between threads), so its current trace is read from there; finding
 	// the thread by goroutine costs a stack parse per equation otherwise.
-	var cur *traceState
+	var cur *Trace
 	if ts != nil {
-		cur, _ = ts.thread.Local(currentTraceKey).(*traceState)
+		cur, _ = ts.Thread.Local(currentTraceKey).(*Trace)
 	}
 	if cur == nil {
 		cur = currentTrace()

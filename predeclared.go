@@ -1,0 +1,53 @@
+package jaxsh
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/jaxsh/jaxsh/lib/lax"
+	"github.com/jaxsh/jaxsh/lib/nn"
+	"github.com/jaxsh/jaxsh/lib/numpy"
+	"github.com/jaxsh/jaxsh/lib/random"
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+)
+
+// namespaces are the library modules a script can see, by the name it sees
+// them under. This is the one place where the language (package starlark)
+// and its libraries (lib/...) meet: neither imports the other's side.
+var namespaces = map[string]*starlarkstruct.Module{
+	"jnp":    numpy.Module,
+	"lax":    lax.Module,
+	"nn":     nn.Module,
+	"random": random.Module,
+}
+
+// NamespaceNames lists the names of the library namespaces Options.Namespaces
+// may choose from, sorted.
+func NamespaceNames() []string {
+	names := make([]string, 0, len(namespaces))
+	for n := range namespaces {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Namespaces returns the library namespaces named (all of them when names is
+// nil) as predeclared names. An unknown name is an error.
+func Namespaces(names []string) (starlark.StringDict, error) {
+	if names == nil {
+		names = NamespaceNames()
+	}
+	d := make(starlark.StringDict, len(names))
+	for _, n := range names {
+		m, ok := namespaces[n]
+		if !ok {
+			return nil, fmt.Errorf("unknown namespace %q (known: %s)", n, strings.Join(NamespaceNames(), ", "))
+		}
+		m.Freeze()
+		d[n] = m
+	}
+	return d, nil
+}

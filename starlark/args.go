@@ -8,7 +8,7 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// userDType reads a dtype argument as dtypeArg does, with a hint for the
+// UserDType reads a dtype argument as dtypeArg does, with a hint for the
 // common slip of passing a shape's dimensions as separate arguments.
 func UserDType(fn string, v starlark.Value) (trace.DType, bool, error) {
 	switch x := v.(type) {
@@ -18,7 +18,7 @@ func UserDType(fn string, v starlark.Value) (trace.DType, bool, error) {
 	return DTypeArg(fn, v)
 }
 
-// shapeArg reads a shape: an int or a sequence of ints (0-d integer arrays
+// ShapeArg reads a shape: an int or a sequence of ints (0-d integer arrays
 // count as ints), none negative.
 func ShapeArg(fn string, v starlark.Value) (trace.Shape, error) {
 	var items []starlark.Value
@@ -46,7 +46,7 @@ func ShapeArg(fn string, v starlark.Value) (trace.Shape, error) {
 	return shape, nil
 }
 
-// intArg reads a Python int (or a 0-d integer array, whose value is known).
+// IntArg reads a Python int (or a 0-d integer array, whose value is known).
 func IntArg(fn, what string, v starlark.Value) (int, error) {
 	switch x := v.(type) {
 	case starlark.Int:
@@ -68,7 +68,7 @@ func IntArg(fn, what string, v starlark.Value) (int, error) {
 	return 0, fmt.Errorf("%s: %s must be an integer, got %s", fn, what, Describe(v))
 }
 
-// asarrayValue converts an array, a Python number or a nested list/tuple
+// AsarrayValue converts an array, a Python number or a nested list/tuple
 // (arrays allowed inside) to an array of dtype dt, or of the inferred dtype
 // when dt is InvalidDType. A Python number without dtype stays weakly
 // typed; a list's dtype is the promotion of its elements, strongly typed.
@@ -158,7 +158,7 @@ func nestedType(fn string, v starlark.Value) (trace.Type, error) {
 	return trace.Type{DType: t.DType}, nil
 }
 
-// dtypeOf reads the dtype of a dtype-like value (a dtype, its name, Python's
+// DTypeOf reads the dtype of a dtype-like value (a dtype, its name, Python's
 // float/int/bool) or of an array.
 func DTypeOf(fn string, v starlark.Value) (trace.DType, error) {
 	if a, ok := v.(*Array); ok {
@@ -182,7 +182,7 @@ func DTypeOrDefault(fn string, v starlark.Value, dflt trace.DType) (trace.DType,
 	return dflt, nil
 }
 
-// checkArraylike rejects what JAX's ufuncs reject: anything but arrays and
+// CheckArraylike rejects what JAX's ufuncs reject: anything but arrays and
 // Python numbers. Lists and tuples are array-like only for jnp.array and
 // jnp.asarray, as in JAX.
 func CheckArraylike(fn string, vals ...starlark.Value) error {
@@ -196,7 +196,7 @@ func CheckArraylike(fn string, vals ...starlark.Value) error {
 	return nil
 }
 
-// ensureArray is JAX's ensure_arraylike for one operand: arrays pass, a
+// EnsureArray is JAX's ensure_arraylike for one operand: arrays pass, a
 // Python number becomes a weakly typed 0-d array, anything else is an error.
 func EnsureArray(fn string, v starlark.Value) (*Array, error) {
 	if err := CheckArraylike(fn, v); err != nil {
@@ -209,7 +209,7 @@ func EnsureArray(fn string, v starlark.Value) (*Array, error) {
 	return AsArray(fn, v, dev)
 }
 
-// arraylikeArg is JAX's ensure_arraylike for one operand: arrays pass through,
+// ArraylikeArg is JAX's ensure_arraylike for one operand: arrays pass through,
 // Python scalars become weakly typed 0-d arrays on dev. Lists are rejected
 // as JAX rejects them: jnp functions do not convert sequences implicitly.
 func ArraylikeArg(fn string, v starlark.Value, pos int, dev jit.Device) (*Array, error) {
@@ -222,7 +222,7 @@ func ArraylikeArg(fn string, v starlark.Value, pos int, dev jit.Device) (*Array,
 	return nil, fmt.Errorf("%s requires ndarray or scalar arguments, got %s at position %d", fn, v.Type(), pos)
 }
 
-// normalizeAxisOf resolves a possibly negative axis against rank, with NumPy's
+// NormalizeAxisOf resolves a possibly negative axis against rank, with NumPy's
 // message and the operand named.
 func NormalizeAxisOf(fn string, axis, rank int, a *Array) (int, error) {
 	n, err := trace.NormalizeAxis(axis, rank)

@@ -218,7 +218,7 @@ func arraysEqual(a, b *Array) (bool, error) {
 	return string(ha) == string(hb), nil
 }
 
-// describe is the short text error messages use for an operand:
+// Describe is the short text error messages use for an operand:
 // float32[3,4] for arrays, the type for anything else.
 func Describe(v starlark.Value) string {
 	if a, ok := v.(*Array); ok {

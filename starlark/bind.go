@@ -7,7 +7,7 @@ import (
 	"github.com/jaxsh/jaxsh/trace"
 )
 
-// bind applies a primitive to arrays, all on one device, and returns its
+// Bind applies a primitive to arrays, all on one device, and returns its
 // results. Every jnp, lax and nn function ends here: it is the one place
 // where eager execution (and, with jit, tracing) happens.
 func Bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
@@ -36,7 +36,7 @@ func Bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 	return BindOn(dev, prim, params, args...)
 }
 
-// bindOn is bind for primitives that may have no operands (iota).
+// BindOn is bind for primitives that may have no operands (iota).
 func BindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 	ts, err := traceOf(args)
 	if err != nil {
@@ -141,7 +141,7 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 	return res, nil
 }
 
-// bind1 is bind for single-result primitives.
+// Bind1 is bind for single-result primitives.
 func Bind1(prim string, params trace.Params, args ...*Array) (*Array, error) {
 	out, err := Bind(prim, params, args...)
 	if err != nil {

@@ -25,7 +25,7 @@ func (c *Composer) Fail(err error) *Array {
 	return nil
 }
 
-// ok reports whether every step so far succeeded and every array is set.
+// OK reports whether every step so far succeeded and every array is set.
 func (c *Composer) OK(arrs ...*Array) bool {
 	if c.Err != nil {
 		return false
@@ -46,7 +46,7 @@ func (c *Composer) Done(x *Array) (*Array, error) {
 	return x, nil
 }
 
-// take records the outcome of a Go call that returns an array.
+// Take records the outcome of a Go call that returns an array.
 func (c *Composer) Take(a *Array, err error) *Array {
 	if c.Err != nil {
 		return nil
@@ -74,7 +74,7 @@ func (c *Composer) Unary(name string, x *Array) *Array { return c.Prim(name, nil
 
 func (c *Composer) Binary(name string, x, y *Array) *Array { return c.Prim(name, nil, x, y) }
 
-// lit is lax._const: a strongly typed 0-d constant of like's dtype.
+// Lit is lax._const: a strongly typed 0-d constant of like's dtype.
 func (c *Composer) Lit(like *Array, v float64) *Array {
 	if !c.OK(like) {
 		return nil
@@ -82,7 +82,7 @@ func (c *Composer) Lit(like *Array, v float64) *Array {
 	return c.Scalar(like, like.DType(), v, false)
 }
 
-// scalar makes a 0-d array of dtype dt on like's device. Whole values are
+// Scalar makes a 0-d array of dtype dt on like's device. Whole values are
 // written as integers, so integer dtypes get them exactly.
 func (c *Composer) Scalar(like *Array, dt trace.DType, v float64, weak bool) *Array {
 	if !c.OK(like) {
@@ -102,7 +102,7 @@ func (c *Composer) Scalar(like *Array, dt trace.DType, v float64, weak bool) *Ar
 	return a
 }
 
-// convert is lax.convert_element_type.
+// Convert is lax.convert_element_type.
 func (c *Composer) Convert(x *Array, dt trace.DType, weak bool) *Array {
 	if !c.OK(x) {
 		return nil
@@ -110,7 +110,7 @@ func (c *Composer) Convert(x *Array, dt trace.DType, weak bool) *Array {
 	return c.Take(ConvertType(x, trace.Type{DType: dt, Weak: weak && dt != trace.Bool}))
 }
 
-// fullLike is lax.full_like(x, v, dtype): a strongly typed array of x's
+// FullLike is lax.full_like(x, v, dtype): a strongly typed array of x's
 // shape.
 func (c *Composer) FullLike(x *Array, v float64, dt trace.DType) *Array {
 	s := c.Scalar(x, dt, v, false)
@@ -120,13 +120,13 @@ func (c *Composer) FullLike(x *Array, v float64, dt trace.DType) *Array {
 	return c.Take(BroadcastTo(s, x.Shape()))
 }
 
-// select_ is lax.select(pred, onTrue, onFalse): select_n picks its second
+// Select is lax.select(pred, onTrue, onFalse): select_n picks its second
 // case where pred is true.
 func (c *Composer) Select(pred, onTrue, onFalse *Array) *Array {
 	return c.Prim("select_n", nil, pred, onFalse, onTrue)
 }
 
-// toBool is ufuncs._to_bool: x != 0 unless x is bool already.
+// ToBool is ufuncs._to_bool: x != 0 unless x is bool already.
 func (c *Composer) ToBool(x *Array) *Array {
 	if !c.OK(x) || x.DType() == trace.Bool {
 		return x
@@ -134,7 +134,7 @@ func (c *Composer) ToBool(x *Array) *Array {
 	return c.Binary("ne", x, c.Lit(x, 0))
 }
 
-// where is JAX's util._where on arrays: a non-bool condition is compared
+// Where is JAX's util._where on arrays: a non-bool condition is compared
 // with 0, x and y are promoted to one dtype, and everything broadcasts to
 // one shape (a 0-d condition stays 0-d).
 func (c *Composer) Where(cond, x, y *Array) *Array {
@@ -173,7 +173,7 @@ func (c *Composer) takeAll(arrs []*Array, err error) []*Array {
 	return arrs
 }
 
-// jnp applies a jnp ufunc from Go: binary compositions written in terms of
+// Ufunc2 applies a jnp ufunc from Go: binary compositions written in terms of
 // other ufuncs (x - 1, a == b) call them as JAX's code does.
 func (c *Composer) Ufunc2(f BinaryFunc, x, y starlark.Value) *Array {
 	if c.Err != nil || x == nil || y == nil {
@@ -195,7 +195,7 @@ func (c *Composer) Ufunc1(f UnaryFunc, x *Array) *Array {
 	return c.Take(f(x))
 }
 
-// iota is lax.broadcasted_iota: values counting along dimension of shape.
+// Iota is lax.broadcasted_iota: values counting along dimension of shape.
 func (c *Composer) Iota(dt trace.DType, shape trace.Shape, dimension int) *Array {
 	if c.Err != nil {
 		return nil
@@ -211,7 +211,7 @@ func (c *Composer) Iota(dt trace.DType, shape trace.Shape, dimension int) *Array
 	return out[0]
 }
 
-// reshape is lax.reshape, which leaves an array of the same shape alone.
+// Reshape is lax.reshape, which leaves an array of the same shape alone.
 func (c *Composer) Reshape(x *Array, shape trace.Shape) *Array {
 	if !c.OK(x) || x.Shape().Equal(shape) {
 		return x
@@ -219,7 +219,7 @@ func (c *Composer) Reshape(x *Array, shape trace.Shape) *Array {
 	return c.Prim("reshape", trace.Params{"new_sizes": []int(shape.Clone())}, x)
 }
 
-// expandDims is lax.expand_dims for one new axis.
+// ExpandDims is lax.expand_dims for one new axis.
 func (c *Composer) ExpandDims(x *Array, axis int) *Array {
 	if !c.OK(x) {
 		return nil

@@ -26,7 +26,7 @@ func ScalarType(v starlark.Value) (trace.Type, bool) {
 	return trace.Type{}, false
 }
 
-// typeOf is the promotion type of an operand: an array's dtype and weak
+// TypeOf is the promotion type of an operand: an array's dtype and weak
 // flag, or a Python scalar's weak type. Lists and tuples are arrays with a
 // strong inferred dtype.
 func TypeOf(fn string, v starlark.Value) (trace.Type, error) {
@@ -44,7 +44,7 @@ func TypeOf(fn string, v starlark.Value) (trace.Type, error) {
 	return trace.Type{}, fmt.Errorf("%s: expected an array or a number, got %s", fn, v.Type())
 }
 
-// nestedShape walks nested lists/tuples (and arrays inside them) and returns
+// NestedShape walks nested lists/tuples (and arrays inside them) and returns
 // the shape and the leaves in row-major order. Ragged nesting is an error.
 func NestedShape(fn string, v starlark.Value) (trace.Shape, []starlark.Value, error) {
 	var leaves []starlark.Value
@@ -100,7 +100,7 @@ func leaf(leaves *[]starlark.Value, shape *trace.Shape, depth int, v starlark.Va
 	return nil
 }
 
-// asArray converts an operand to an array on dev: arrays pass through,
+// AsArray converts an operand to an array on dev: arrays pass through,
 // Python scalars keep their weak type, lists become strongly typed arrays.
 func AsArray(fn string, v starlark.Value, dev jit.Device) (*Array, error) {
 	if a, ok := v.(*Array); ok {
@@ -113,7 +113,7 @@ func AsArray(fn string, v starlark.Value, dev jit.Device) (*Array, error) {
 	return ArrayFromValue(fn, v, t, dev)
 }
 
-// arrayFromValue builds an array of type t (shape inferred) from a Python
+// ArrayFromValue builds an array of type t (shape inferred) from a Python
 // scalar or nested sequence.
 func ArrayFromValue(fn string, v starlark.Value, t trace.Type, dev jit.Device) (*Array, error) {
 	shape, leaves, err := NestedShape(fn, v)
@@ -134,7 +134,7 @@ func ArrayFromValue(fn string, v starlark.Value, t trace.Type, dev jit.Device) (
 	return NewArray(buf), nil
 }
 
-// scalarArray makes a 0-d array of dtype dt from a Python scalar, weak when
+// ScalarArray makes a 0-d array of dtype dt from a Python scalar, weak when
 // weak is set.
 func ScalarArray(fn string, v starlark.Value, dt trace.DType, weak bool, dev jit.Device) (*Array, error) {
 	return ArrayFromValue(fn, v, trace.Type{DType: dt, Weak: weak && dt != trace.Bool}, dev)
@@ -213,7 +213,7 @@ func FitsInt(n int64, dt trace.DType) bool {
 	return bits >= 64 || (n >= -(1<<(bits-1)) && n < 1<<(bits-1))
 }
 
-// encodeInt stores n wrapped to dt's width, little-endian.
+// EncodeInt stores n wrapped to dt's width, little-endian.
 func EncodeInt(b []byte, dt trace.DType, n int64) {
 	switch dt.Size() {
 	case 1:

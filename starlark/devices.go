@@ -55,7 +55,7 @@ func PlatformDefaultDevice() (jit.Device, error) {
 	return d, nil
 }
 
-// defaultDevice is the default device of the thread running on this
+// DefaultDevice is the default device of the thread running on this
 // goroutine: where arrays made from host values live.
 func DefaultDevice() (jit.Device, error) {
 	if sessionChoseDevice.Load() {
@@ -66,7 +66,7 @@ func DefaultDevice() (jit.Device, error) {
 	return PlatformDefaultDevice()
 }
 
-// defaultDeviceOf is the default device of thread's session.
+// DefaultDeviceOf is the default device of thread's session.
 func DefaultDeviceOf(thread *starlark.Thread) (jit.Device, error) {
 	if thread != nil {
 		if d, ok := thread.Local(defaultDeviceKey).(jit.Device); ok {

@@ -74,7 +74,7 @@ func (d DType) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs
 	return ArrayFromValue(d.DT.Name(), x, trace.Type{DType: d.DT}, dev)
 }
 
-// dtypeArg reads an optional dtype argument: a DType, a dtype name string,
+// DTypeArg reads an optional dtype argument: a DType, a dtype name string,
 // Python's float, int or bool (the default float32 and int32, and bool, as
 // JAX reads them), or None (absent).
 func DTypeArg(fn string, v starlark.Value) (trace.DType, bool, error) {

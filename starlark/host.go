@@ -83,7 +83,7 @@ func castSlice[T any](raw []byte, n int) []T {
 	return out
 }
 
-// scalarValue returns element i (row-major) as a Starlark value: bool, int
+// ScalarValue returns element i (row-major) as a Starlark value: bool, int
 // or float. Complex elements are not Starlark values yet.
 func (a *Array) ScalarValue(i int) (starlark.Value, error) {
 	raw, err := a.hostBytes("reading an array element")
@@ -125,7 +125,7 @@ func elementValue(dt trace.DType, data any, i int) (starlark.Value, error) {
 	return nil, fmt.Errorf("%s elements have no Starlark value yet", dt)
 }
 
-// toList converts the whole array to nested Starlark lists of numbers, as
+// ToList converts the whole array to nested Starlark lists of numbers, as
 // NumPy's tolist does; a 0-d array gives its scalar.
 func (a *Array) ToList() (starlark.Value, error) {
 	raw, err := a.hostBytes("tolist")

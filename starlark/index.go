@@ -39,7 +39,7 @@ func (a *Array) mustIndex(key starlark.Value) starlark.Value {
 	return v
 }
 
-// index implements x[key]: NumPy indexing with JAX's semantics (see
+// GetItem implements x[key]: NumPy indexing with JAX's semantics (see
 // indexing.go for the forms and the out-of-range rules).
 func (a *Array) GetItem(key starlark.Value) (*Array, error) {
 	return a.take(key, takeOptions{})

@@ -105,8 +105,8 @@ func (a *Array) Matmul(y starlark.Value, side starlark.Side) (starlark.Value, er
 	return f(y, a)
 }
 
-// unaryUfunc looks up a registered ufunc by name (after init).
+// UnaryUfunc looks up a registered ufunc by name (after init).
 func UnaryUfunc(name string) UnaryFunc { return unaryUfuncs[name] }
 
-// binaryUfunc is the registered binary ufunc name, or nil.
+// BinaryUfunc is the registered binary ufunc name, or nil.
 func BinaryUfunc(name string) BinaryFunc { return binaryUfuncs[name] }

@@ -8,7 +8,7 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// operandDevice picks the device of an operation: that of its first array
+// OperandDevice picks the device of an operation: that of its first array
 // operand, else the default device.
 func OperandDevice(vals ...starlark.Value) (jit.Device, error) {
 	for _, v := range vals {
@@ -19,7 +19,7 @@ func OperandDevice(vals ...starlark.Value) (jit.Device, error) {
 	return DefaultDevice()
 }
 
-// resultType is JAX's result type of the operands (weak Python scalars
+// ResultType is JAX's result type of the operands (weak Python scalars
 // included); errors name fn and the operands.
 func ResultType(fn string, vals ...starlark.Value) (trace.Type, error) {
 	types := make([]trace.Type, len(vals))
@@ -60,7 +60,7 @@ func promoteTo(fn string, t trace.Type, vals ...starlark.Value) ([]*Array, error
 	return out, nil
 }
 
-// promote converts operands to their common type (JAX's promotion).
+// Promote converts operands to their common type (JAX's promotion).
 func Promote(fn string, vals ...starlark.Value) ([]*Array, error) {
 	t, err := ResultType(fn, vals...)
 	if err != nil {
@@ -69,7 +69,7 @@ func Promote(fn string, vals ...starlark.Value) ([]*Array, error) {
 	return promoteTo(fn, t, vals...)
 }
 
-// convertType returns a with dtype and weakness t, converting only when
+// ConvertType returns a with dtype and weakness t, converting only when
 // they differ.
 func ConvertType(a *Array, t trace.Type) (*Array, error) {
 	if a.DType() == t.DType && a.aval.Weak == t.Weak {
@@ -78,12 +78,12 @@ func ConvertType(a *Array, t trace.Type) (*Array, error) {
 	return Bind1("convert_element_type", trace.Params{"new_dtype": t.DType, "weak_type": t.Weak}, a)
 }
 
-// astype converts a to dtype dt, strongly typed.
+// Astype converts a to dtype dt, strongly typed.
 func Astype(a *Array, dt trace.DType) (*Array, error) {
 	return ConvertType(a, trace.Type{DType: dt})
 }
 
-// broadcastArrays broadcasts arrays to their common shape (NumPy rules).
+// BroadcastArrays broadcasts arrays to their common shape (NumPy rules).
 func BroadcastArrays(fn string, arrs ...*Array) ([]*Array, error) {
 	shapes := make([]trace.Shape, len(arrs))
 	for i, a := range arrs {
@@ -102,7 +102,7 @@ func BroadcastArrays(fn string, arrs ...*Array) ([]*Array, error) {
 	return out, nil
 }
 
-// broadcastTo broadcasts a to shape, aligning trailing axes (NumPy rules).
+// BroadcastTo broadcasts a to shape, aligning trailing axes (NumPy rules).
 func BroadcastTo(a *Array, shape trace.Shape) (*Array, error) {
 	if a.Shape().Equal(shape) {
 		return a, nil
@@ -118,7 +118,7 @@ func BroadcastTo(a *Array, shape trace.Shape) (*Array, error) {
 	return Bind1("broadcast_in_dim", trace.Params{"shape": []int(shape.Clone()), "broadcast_dimensions": dims}, a)
 }
 
-// elementwise promotes and broadcasts the operands, then applies prim: the
+// Elementwise promotes and broadcasts the operands, then applies prim: the
 // shape of every NumPy-style elementwise function.
 func Elementwise(fn, prim string, params trace.Params, vals ...starlark.Value) (*Array, error) {
 	arrs, err := Promote(fn, vals...)
@@ -131,7 +131,7 @@ func Elementwise(fn, prim string, params trace.Params, vals ...starlark.Value) (
 	return Bind1(prim, params, arrs...)
 }
 
-// promoteArgs is JAX's promote_args family: promoted dtypes, then NumPy rank
+// PromoteArgs is JAX's promote_args family: promoted dtypes, then NumPy rank
 // promotion.
 func PromoteArgs(fn string, p Promotion, vals ...starlark.Value) ([]*Array, error) {
 	arrs, err := PromoteDTypes(fn, p, vals...)
@@ -141,7 +141,7 @@ func PromoteArgs(fn string, p Promotion, vals ...starlark.Value) ([]*Array, erro
 	return PromoteShapes(fn, arrs...)
 }
 
-// laxUnary promotes x and applies one primitive.
+// ApplyUnary promotes x and applies one primitive.
 func ApplyUnary(fn, prim string, p Promotion, x starlark.Value) (*Array, error) {
 	arrs, err := PromoteArgs(fn, p, x)
 	if err != nil {
@@ -151,7 +151,7 @@ func ApplyUnary(fn, prim string, p Promotion, x starlark.Value) (*Array, error) 
 	return c.Done(c.Unary(prim, arrs[0]))
 }
 
-// laxBinary promotes x and y and applies one primitive.
+// ApplyBinary promotes x and y and applies one primitive.
 func ApplyBinary(fn, prim string, p Promotion, x, y starlark.Value) (*Array, error) {
 	arrs, err := PromoteArgs(fn, p, x, y)
 	if err != nil {
@@ -190,7 +190,7 @@ func inexactOf(dt trace.DType) trace.DType {
 	return trace.Float32
 }
 
-// promoteDTypes converts the operands to their promoted type, without
+// PromoteDTypes converts the operands to their promoted type, without
 // touching shapes (JAX's promote_dtypes*).
 func PromoteDTypes(fn string, p Promotion, vals ...starlark.Value) ([]*Array, error) {
 	if err := CheckArraylike(fn, vals...); err != nil {
@@ -203,7 +203,7 @@ func PromoteDTypes(fn string, p Promotion, vals ...starlark.Value) ([]*Array, er
 	return promoteTo(fn, p.Apply(t), vals...)
 }
 
-// promoteShapes is JAX's promote_shapes: when operands of different nonzero
+// PromoteShapes is JAX's promote_shapes: when operands of different nonzero
 // ranks meet, each gets leading size-1 dimensions up to the broadcast rank;
 // lax's primitives broadcast scalars and size-1 dimensions themselves. The
 // shapes are checked here so that the error names the jnp function.
@@ -237,7 +237,7 @@ func PromoteShapes(fn string, arrs ...*Array) ([]*Array, error) {
 	return out, nil
 }
 
-// broadcastToRank prepends size-1 dimensions (lax.broadcast_to_rank).
+// BroadcastToRank prepends size-1 dimensions (lax.broadcast_to_rank).
 func BroadcastToRank(a *Array, rank int) (*Array, error) {
 	lead := rank - a.NDim()
 	if lead == 0 {

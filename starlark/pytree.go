@@ -32,7 +32,7 @@ const (
 	TreeDict
 )
 
-// flattenTree returns the leaves of v in order and its structure. fn names
+// FlattenTree returns the leaves of v in order and its structure. fn names
 // the caller in errors (a dict with a non-string key is not a pytree).
 func FlattenTree(fn string, v starlark.Value) ([]starlark.Value, *TreeDef, error) {
 	var leaves []starlark.Value
@@ -91,7 +91,7 @@ func walkSeq(kind treeKind, items []starlark.Value, walk func(starlark.Value) (*
 	return d, nil
 }
 
-// numLeaves counts the leaves the structure holds.
+// NumLeaves counts the leaves the structure holds.
 func (d *TreeDef) NumLeaves() int {
 	if d.Kind == TreeLeaf {
 		return 1
@@ -103,7 +103,7 @@ func (d *TreeDef) NumLeaves() int {
 	return n
 }
 
-// unflatten builds the structure around leaves, which must number exactly
+// Unflatten builds the structure around leaves, which must number exactly
 // numLeaves.
 func (d *TreeDef) Unflatten(leaves []starlark.Value) (starlark.Value, error) {
 	if want := d.NumLeaves(); len(leaves) != want {
@@ -181,7 +181,7 @@ func (d *TreeDef) write(b *strings.Builder) {
 	}
 }
 
-// equal reports whether two structures are the same (a cache key compares
+// Equal reports whether two structures are the same (a cache key compares
 // them by String, which is equivalent).
 func (d *TreeDef) Equal(o *TreeDef) bool { return d.String() == o.String() }
 
@@ -251,7 +251,7 @@ func (d *TreeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
 	return out, nil
 }
 
-// shortRepr is a value's repr, cut to a readable length for messages.
+// ShortRepr is a value's repr, cut to a readable length for messages.
 func ShortRepr(v starlark.Value) string {
 	s := v.String()
 	if len(s) > 80 {

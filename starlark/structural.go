@@ -8,7 +8,7 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// laxSqueeze removes the (size-1) axes dims.
+// Squeeze removes the (size-1) axes dims.
 func Squeeze(a *Array, dims []int) (*Array, error) {
 	if len(dims) == 0 {
 		return a, nil
@@ -40,7 +40,7 @@ func ExpandDims(a *Array, dims []int) (*Array, error) {
 	return BroadcastInDim(a, shape, bdims)
 }
 
-// laxBroadcastInDim places a's axes at bdims of an array of the given shape.
+// BroadcastInDim places a's axes at bdims of an array of the given shape.
 func BroadcastInDim(a *Array, shape, bdims []int) (*Array, error) {
 	if bdims == nil {
 		bdims = []int{}
@@ -48,7 +48,7 @@ func BroadcastInDim(a *Array, shape, bdims []int) (*Array, error) {
 	return Bind1("broadcast_in_dim", trace.Params{"shape": slices.Clone(shape), "broadcast_dimensions": slices.Clone(bdims)}, a)
 }
 
-// laxRev reverses the axes dims.
+// Rev reverses the axes dims.
 func Rev(a *Array, dims []int) (*Array, error) {
 	if len(dims) == 0 {
 		return a, nil
@@ -56,7 +56,7 @@ func Rev(a *Array, dims []int) (*Array, error) {
 	return Bind1("rev", trace.Params{"dimensions": slices.Clone(dims)}, a)
 }
 
-// laxSlice is lax.slice; nil strides means all ones.
+// StaticSlice is lax.slice; nil strides means all ones.
 func StaticSlice(a *Array, start, limit, strides []int) (*Array, error) {
 	var s any
 	if strides != nil {
@@ -65,7 +65,7 @@ func StaticSlice(a *Array, start, limit, strides []int) (*Array, error) {
 	return Bind1("slice", trace.Params{"start_indices": slices.Clone(start), "limit_indices": slices.Clone(limit), "strides": s}, a)
 }
 
-// laxConst is a strongly typed 0-d constant of dtype dt (lax._const).
+// Const is a strongly typed 0-d constant of dtype dt (lax._const).
 func Const(dev jit.Device, dt trace.DType, v starlark.Value) (*Array, error) {
 	return ScalarArray("constant", v, dt, false, dev)
 }
@@ -79,7 +79,7 @@ func emptyArray(dev jit.Device, aval trace.AVal) (*Array, error) {
 	return NewArray(buf), nil
 }
 
-// wrapNegative maps negative entries of a signed integer index array into
+// WrapNegative maps negative entries of a signed integer index array into
 // [0, size) by adding size, as JAX's index normalization does with select.
 // Unsigned indices are never negative and pass through.
 func WrapNegative(idx *Array, size int) (*Array, error) {
@@ -126,7 +126,7 @@ func indexDTypeFor(shape []int) trace.DType {
 	return trace.Int32
 }
 
-// sliceInDim is lax.slice_in_dim: elements [start, limit) of one axis.
+// SliceInDim is lax.slice_in_dim: elements [start, limit) of one axis.
 func SliceInDim(a *Array, axis, start, limit int) (*Array, error) {
 	starts := make([]int, a.NDim())
 	limits := a.Shape().Clone()
@@ -138,7 +138,7 @@ func SliceInDim(a *Array, axis, start, limit int) (*Array, error) {
 	return Bind1("slice", trace.Params{"start_indices": starts, "limit_indices": []int(limits), "strides": strides}, a)
 }
 
-// joinAlong is lax.concatenate; one operand is returned as it is.
+// JoinAlong is lax.concatenate; one operand is returned as it is.
 func JoinAlong(arrs []*Array, axis int) (*Array, error) {
 	if len(arrs) == 1 {
 		return arrs[0], nil
@@ -146,7 +146,7 @@ func JoinAlong(arrs []*Array, axis int) (*Array, error) {
 	return Bind1("concatenate", trace.Params{"dimension": axis}, arrs...)
 }
 
-// iotaOf is lax.broadcasted_iota: indices along dim, broadcast to shape.
+// IotaOf is lax.broadcasted_iota: indices along dim, broadcast to shape.
 func IotaOf(dev jit.Device, dt trace.DType, shape []int, dim int) (*Array, error) {
 	out, err := BindOn(dev, "iota", trace.Params{"dtype": dt, "shape": append([]int{}, shape...), "dimension": dim})
 	if err != nil {
@@ -155,7 +155,7 @@ func IotaOf(dev jit.Device, dt trace.DType, shape []int, dim int) (*Array, error
 	return out[0], nil
 }
 
-// insertUnitAxes inserts length-1 axes at the given (normalized, output)
+// InsertUnitAxes inserts length-1 axes at the given (normalized, output)
 // positions, as lax.expand_dims.
 func InsertUnitAxes(a *Array, axes []int) (*Array, error) {
 	if len(axes) == 0 {
@@ -178,7 +178,7 @@ func InsertUnitAxes(a *Array, axes []int) (*Array, error) {
 	return ReshapeTo(a, out)
 }
 
-// reshapeTo reshapes a (row-major) unless it already has the shape.
+// ReshapeTo reshapes a (row-major) unless it already has the shape.
 func ReshapeTo(a *Array, shape []int) (*Array, error) {
 	if a.Shape().Equal(shape) {
 		return a, nil

@@ -24,7 +24,7 @@ type BodyTrace struct {
 	OutAvals []trace.AVal
 }
 
-// traceBody traces fn on traced arguments of avals in a sub-trace of outer.
+// TraceBody traces fn on traced arguments of avals in a sub-trace of outer.
 // fn returns a pytree of arrays and numbers (numbers become weakly typed
 // arrays).
 func TraceBody(outer *Trace, name string, avals []trace.AVal, fn func(args []*Array) (starlark.Value, error)) (*BodyTrace, error) {
@@ -83,7 +83,7 @@ func currentTraceOf(thread *starlark.Thread) *Trace {
 	return ts
 }
 
-// controlFlow records a control-flow construct: build records it into ts
+// ControlFlow records a control-flow construct: build records it into ts
 // and returns its result pytree. Inside a trace, ts is that trace. Outside,
 // ts is a fresh top-level trace on dev (the operands' device), whose jaxpr
 // is compiled and run at once, asynchronously as a jitted call is, with the
@@ -151,7 +151,7 @@ func ControlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, e
 	return tree.Unflatten(results)
 }
 
-// leafArray converts a pytree leaf a body returned: arrays as they are,
+// LeafArray converts a pytree leaf a body returned: arrays as they are,
 // numbers as weakly typed arrays.
 func LeafArray(name string, l starlark.Value, dev jit.Device) (*Array, error) {
 	if a, ok := l.(*Array); ok {

@@ -19,7 +19,7 @@ import (
 // inputs of the trace: 0-d ones as literals, others as constants passed as
 // device buffers (never folded into the program).
 
-// traceState is one function being traced.
+// Trace is one function being traced.
 type Trace struct {
 	b      *trace.Builder
 	Thread *starlark.Thread
@@ -71,7 +71,7 @@ func newTracedArray(ts *Trace, atom trace.Atom) *Array {
 	return &Array{aval: atom.Aval(), tr: &tracer{ts: ts, atom: atom}}
 }
 
-// traced reports whether the array is a tracer.
+// Traced reports whether the array is a tracer.
 func (a *Array) Traced() bool { return a.tr != nil }
 
 // position is the source position of the innermost Starlark frame of the
@@ -158,7 +158,7 @@ func concretizationError(a *Array, what string) error {
 		what, a.aval.LongString(), a.tr.ts.name)
 }
 
-// bindTraced records prim applied to args as an equation of ts.
+// BindTraced records prim applied to args as an equation of ts.
 func BindTraced(ts *Trace, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 	if ts.done {
 		return nil, fmt.Errorf("internal error: binding %s into the finished trace of %s", prim, ts.name)

@@ -9,13 +9,13 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// dotOptions are the keyword arguments every product takes.
+// DotOptions are the keyword arguments every product takes.
 type DotOptions struct {
 	Precision any         // nil or trace.PrecisionConfig
 	Preferred trace.DType // InvalidDType: JAX's result type of the operands
 }
 
-// readDotOptions reads precision= and preferred_element_type=.
+// ReadDotOptions reads precision= and preferred_element_type=.
 func ReadDotOptions(fn string, precision, preferred starlark.Value) (DotOptions, error) {
 	var opts DotOptions
 	var err error

@@ -25,7 +25,7 @@ func Reshape(a *jstarlark.Array, sizes []int) (*jstarlark.Array, error) {
 	return jstarlark.Bind1("reshape", trace.Params{"new_sizes": slices.Clone(sizes)}, a)
 }
 
-// laxTranspose permutes a's axes, skipping the identity permutation.
+// Transpose permutes a's axes, skipping the identity permutation.
 func Transpose(a *jstarlark.Array, perm []int) (*jstarlark.Array, error) {
 	identity := len(perm) == a.NDim()
 	for i, p := range perm {
@@ -46,7 +46,7 @@ func Iota(dev jit.Device, dt trace.DType, shape []int, dim int) (*jstarlark.Arra
 	return out[0], nil
 }
 
-// laxFull is lax.full: a constant broadcast to shape.
+// Full is lax.full: a constant broadcast to shape.
 func Full(dev jit.Device, t trace.Type, shape []int, v starlark.Value) (*jstarlark.Array, error) {
 	c, err := jstarlark.ScalarArray("full", v, t.DType, t.Weak, dev)
 	if err != nil {
@@ -76,7 +76,7 @@ func laxSameDType(fn, what string, x *jstarlark.Array, v starlark.Value) (*jstar
 	return jstarlark.ScalarArray(fn, v, x.DType(), st.Weak, x.Device())
 }
 
-// laxOperand is lax's view of an operand: an array, or a Python scalar as a
+// OperandArg is lax's view of an operand: an array, or a Python scalar as a
 // weakly typed 0-d array. Sequences are not arrays to lax.
 func OperandArg(fn, what string, v starlark.Value, dev jit.Device) (*jstarlark.Array, error) {
 	switch x := v.(type) {
@@ -95,7 +95,7 @@ func OperandArg(fn, what string, v starlark.Value, dev jit.Device) (*jstarlark.A
 	return nil, fmt.Errorf("%s: %s must be an array, got %s", fn, what, v.Type())
 }
 
-// laxInts reads a static sequence of ints (a tuple, a list, or a 1-d integer
+// IntsArg reads a static sequence of ints (a tuple, a list, or a 1-d integer
 // array, which lax accepts for dimensions too).
 func IntsArg(fn, what string, v starlark.Value) ([]int, error) {
 	var items []starlark.Value
@@ -131,7 +131,7 @@ func IntsArg(fn, what string, v starlark.Value) ([]int, error) {
 	return out, nil
 }
 
-// laxItems reads a sequence argument (tuple or list) as its items.
+// ItemsArg reads a sequence argument (tuple or list) as its items.
 func ItemsArg(fn, what string, v starlark.Value) ([]starlark.Value, error) {
 	switch x := v.(type) {
 	case starlark.Tuple:

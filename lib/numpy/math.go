@@ -297,7 +297,7 @@ func fminmax(fn string, pick jstarlark.BinaryFunc, x, y starlark.Value) (*jstarl
 	return c.Done(c.Where(mask, x1, x2))
 }
 
-// floatInfo is the part of NumPy's finfo that the functions here need.
+// FloatInfo is the part of NumPy's finfo that the functions here need.
 type FloatInfo struct {
 	Bits                int
 	eps, max, Tiny, res float64
@@ -305,7 +305,7 @@ type FloatInfo struct {
 	maxexp, precision   int
 }
 
-// finfoOf gives NumPy's finfo values for a floating dtype.
+// FinfoOf gives NumPy's finfo values for a floating dtype.
 func FinfoOf(dt trace.DType) FloatInfo {
 	switch dt {
 	case trace.Float16:

@@ -148,7 +148,7 @@ func jnpTranspose(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	return permuteAxes(x, norm)
 }
 
-// moveAxesTo moves the source axes to the destination positions, the others
+// MoveAxesTo moves the source axes to the destination positions, the others
 // keeping their order (NumPy's moveaxis).
 func MoveAxesTo(fn string, x *jstarlark.Array, source, destination []int) (*jstarlark.Array, error) {
 	if len(source) != len(destination) {

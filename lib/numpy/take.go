@@ -14,7 +14,7 @@ import (
 // take_along_axis; lax_numpy.py: diagonal); masks are iota comparisons and
 // a select, as JAX's tri/tril/triu.
 
-// gatherAlongAxis picks, for every index in indices, the slice of a at that
+// GatherAlongAxis picks, for every index in indices, the slice of a at that
 // position of axis (JAX's _take): the result's shape is a's with axis
 // replaced by the indices' shape.
 func GatherAlongAxis(a, indices *jstarlark.Array, axis int, mode trace.GatherScatterMode, fill any) (*jstarlark.Array, error) {

@@ -1,0 +1,33 @@
+// Package lax is jaxsh's lax module: XLA-level operations as jax.lax offers
+// them (SPEC §3) — structured control flow traced into sub-jaxprs through
+// package starlark's tracing API, structural operations, dot_general and
+// the elementwise primitives without NumPy's promotion.
+//
+// Members (docs/builtins.md is generated from this table):
+//
+//	| name | what |
+//	|---|---|
+//	| `fori_loop(lower, upper, body_fun, init_val, unroll=1)` | `body_fun(i, val)` for i in [lower, upper); traced bounds make a while loop |
+//	| `while_loop(cond_fun, body_fun, init_val)` | loop while `cond_fun(val)` |
+//	| `cond(pred, true_fun, false_fun, *operands)` | run one of two functions |
+//	| `switch(index, branches, *operands)` | run `branches[index]`, index clamped into range |
+//	| `scan(f, init, xs, length=None, reverse=False, unroll=1)` | `f(carry, x) -> (carry, y)` over the leading axis; returns `(carry, ys)` |
+//	| `map(f, xs)` | `f` over the leading axis, one at a time |
+//	| `optimization_barrier(x)` | stops fusion and CSE across it; returns `x` (a pytree) |
+//	| `stop_gradient(x)` | identity (for `grad`, when it arrives) |
+//	| `select(pred, on_true, on_false)` | elementwise choice, same shapes |
+//	| `dynamic_slice(x, start_indices, slice_sizes)` | slice with traced starts, clamped |
+//	| `dynamic_update_slice(x, update, start_indices)` | write a block at traced starts, clamped |
+//	| `slice(x, start_indices, limit_indices, strides=None)` | static slice |
+//	| `pad(x, padding_value, padding_config)` | `(low, high, interior)` per axis |
+//	| `concatenate(operands, dimension)` | join along an axis |
+//	| `reshape(x, new_sizes)`, `transpose(x, permutation)`, `squeeze(x, dimensions)`, `expand_dims(x, dimensions)`, `rev(x, dimensions)` | shape operations |
+//	| `broadcast_in_dim(x, shape, broadcast_dimensions)` | place `x`'s axes among `shape`'s |
+//	| `iota(dtype, size)` | `0 ... size-1` |
+//	| `convert_element_type(x, new_dtype)` | cast |
+//	| `reduce_precision(x, exponent_bits, mantissa_bits)` | round to a narrower float format |
+//	| `dot_general(lhs, rhs, dimension_numbers)` | `(((lhs_contract), (rhs_contract)), ((lhs_batch), (rhs_batch)))` |
+//	| `add sub mul div rem pow max min neg` | binary and unary arithmetic (`div`, `rem`: C semantics, truncating) |
+//	| `abs sign floor ceil round exp log sin cos tanh sqrt rsqrt erf` | elementwise functions; `round(x, rounding_method)` |
+//	| `RoundingMethod` | `AWAY_FROM_ZERO` (0), `TO_NEAREST_EVEN` (1) |
+package lax

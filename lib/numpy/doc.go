@@ -1,0 +1,27 @@
+// Package numpy is jaxsh's jnp module: NumPy's array functions on jaxsh
+// arrays as jax.numpy offers them (SPEC §3), with jnp.linalg. Every
+// function is a composition of primitives bound through package starlark
+// (one code path eagerly and under jit); the ufuncs registered here are also
+// what the array operators call, and the array methods that mirror a jnp
+// function (x.sum, x.reshape, ...) call this module's members.
+//
+// Members (docs/builtins.md is generated from this table):
+//
+//	| group | names |
+//	|---|---|
+//	| dtypes | `bool bool_ int8 int16 int32 int64 uint8 uint16 uint32 float16 bfloat16 float32 float64` (`complex64 complex128` are listed but not usable yet: see below) |
+//	| constants | `pi e inf nan newaxis` |
+//	| dtype helpers | `promote_types result_type finfo iinfo` |
+//	| creation | `array asarray zeros ones full empty zeros_like ones_like full_like empty_like arange linspace eye identity meshgrid indices tri` |
+//	| arithmetic | `add subtract multiply divide true_divide floor_divide mod remainder power negative positive abs absolute sign reciprocal square sqrt cbrt` |
+//	| rounding | `floor ceil round rint trunc clip` |
+//	| exponents and logs | `exp exp2 expm1 log log2 log10 log1p` |
+//	| trigonometric, hyperbolic | `sin cos tan arcsin arccos arctan arctan2 sinh cosh tanh arcsinh arccosh arctanh hypot deg2rad rad2deg` |
+//	| comparisons, min/max | `equal not_equal less less_equal greater greater_equal maximum minimum fmax fmin` |
+//	| logical, bitwise | `logical_and logical_or logical_xor logical_not bitwise_and bitwise_or bitwise_xor invert left_shift right_shift` |
+//	| floating point | `isnan isinf isfinite copysign nan_to_num isclose allclose array_equal where` |
+//	| reductions (`axis` int or tuple, `keepdims`) | `sum prod mean var std max amax min amin argmax argmin all any cumsum cumprod count_nonzero` |
+//	| shape | `reshape ravel transpose moveaxis swapaxes expand_dims squeeze broadcast_to broadcast_arrays concatenate stack hstack vstack split tile repeat flip roll pad` |
+//	| indexing, sorting | `take take_along_axis diag diagonal triu tril sort argsort` |
+//	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace`; `jnp.linalg.norm` |
+package numpy

@@ -174,6 +174,7 @@ func DTypeOf(fn string, v starlark.Value) (trace.DType, error) {
 	return dt, nil
 }
 
+// DTypeOrDefault is DTypeArg with dflt for an absent (None) dtype.
 func DTypeOrDefault(fn string, v starlark.Value, dflt trace.DType) (trace.DType, error) {
 	dt, ok, err := UserDType(fn, v)
 	if err != nil || ok {
@@ -292,6 +293,7 @@ func stackNested(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
 	return Bind1("concatenate", trace.Params{"dimension": 0}, parts...)
 }
 
+// DescribeArrays is Describe of each array, comma-separated.
 func DescribeArrays(arrs []*Array) string {
 	vals := make([]starlark.Value, len(arrs))
 	for i, a := range arrs {

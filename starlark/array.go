@@ -44,6 +44,7 @@ var (
 	_ HasMatmul           = (*Array)(nil)
 )
 
+// NewArray is a concrete array holding buf.
 func NewArray(buf jit.Buffer) *Array { return &Array{aval: buf.AVal(), buf: buf} }
 
 // AVal is the array's abstract value: shape, dtype and weak type.
@@ -76,6 +77,7 @@ func (a *Array) live() error {
 	return nil
 }
 
+// Shape, DType, NDim and Size are those of the array's abstract value.
 func (a *Array) Shape() trace.Shape { return a.aval.Shape }
 func (a *Array) DType() trace.DType { return a.aval.DType }
 func (a *Array) NDim() int          { return len(a.aval.Shape) }
@@ -227,6 +229,7 @@ func Describe(v starlark.Value) string {
 	return v.Type()
 }
 
+// DescribeAll is Describe of each value, comma-separated.
 func DescribeAll(vs ...starlark.Value) string {
 	parts := make([]string, len(vs))
 	for i, v := range vs {

@@ -9,15 +9,17 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// A composer applies the primitives of one jnp, lax or nn function. The
-// first failure sticks: later steps return nil without binding, and done
+// A Composer applies the primitives of one jnp, lax or nn function. The
+// first failure sticks: later steps return nil without binding, and Done
 // reports the failure under the function's name, so a composition reads
 // like the JAX code it mirrors.
 type Composer struct {
-	Fn  string
-	Err error
+	Fn  string // the function's name, which prefixes its error
+	Err error  // the first failure, or nil
 }
 
+// Fail records err as the composition's failure (unless one is recorded
+// already) and returns nil, to be returned in place of an array.
 func (c *Composer) Fail(err error) *Array {
 	if c.Err == nil {
 		c.Err = fmt.Errorf("%s: %w", c.Fn, err)
@@ -39,6 +41,7 @@ func (c *Composer) OK(arrs ...*Array) bool {
 	return true
 }
 
+// Done returns x, or the composition's failure.
 func (c *Composer) Done(x *Array) (*Array, error) {
 	if !c.OK(x) {
 		return nil, c.Err
@@ -58,6 +61,7 @@ func (c *Composer) Take(a *Array, err error) *Array {
 	return a
 }
 
+// Prim binds the primitive name with params to args (Bind1).
 func (c *Composer) Prim(name string, params trace.Params, args ...*Array) *Array {
 	if !c.OK(args...) {
 		return nil
@@ -188,6 +192,7 @@ func (c *Composer) Ufunc2(f BinaryFunc, x, y starlark.Value) *Array {
 	return c.Take(f(x, y))
 }
 
+// Ufunc1 applies a unary jnp ufunc from Go, as Ufunc2 a binary one.
 func (c *Composer) Ufunc1(f UnaryFunc, x *Array) *Array {
 	if !c.OK(x) {
 		return nil

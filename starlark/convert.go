@@ -198,6 +198,7 @@ func encodeScalar(fn string, raw []byte, i int, dt trace.DType, v starlark.Value
 	return fmt.Errorf("%s: expected a number, got %s", fn, v.Type())
 }
 
+// BoolByte is a bool element's byte: 1 or 0.
 func BoolByte(x bool) byte {
 	if x {
 		return 1
@@ -205,6 +206,7 @@ func BoolByte(x bool) byte {
 	return 0
 }
 
+// FitsInt reports whether n is in the range of the integer dtype dt.
 func FitsInt(n int64, dt trace.DType) bool {
 	bits := uint(dt.Bits())
 	if dt.IsUnsigned() {

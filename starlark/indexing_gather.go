@@ -258,6 +258,8 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 	return g, nil
 }
 
+// IntsOrEmpty is xs, or an empty non-nil slice for nil (parameters print
+// the two alike and must compare alike).
 func IntsOrEmpty(xs []int) []int {
 	if xs == nil {
 		return []int{}

@@ -18,6 +18,9 @@ var (
 	binaryUfuncs = map[string]BinaryFunc{}
 )
 
+// RegisterUnaryUfunc makes f the ufunc name that the array operators of
+// that name (unary -, +, ~, abs) and UnaryUfunc find. lib/numpy registers
+// them when it initializes.
 func RegisterUnaryUfunc(name string, f UnaryFunc) {
 	if _, dup := unaryUfuncs[name]; dup {
 		panic("unary ufunc registered twice: " + name)
@@ -25,6 +28,9 @@ func RegisterUnaryUfunc(name string, f UnaryFunc) {
 	unaryUfuncs[name] = f
 }
 
+// RegisterBinaryUfunc makes f the ufunc name that the array operators of
+// that name (+, *, **, <, @, ...) and BinaryUfunc find. lib/numpy registers
+// them when it initializes.
 func RegisterBinaryUfunc(name string, f BinaryFunc) {
 	if _, dup := binaryUfuncs[name]; dup {
 		panic("binary ufunc registered twice: " + name)

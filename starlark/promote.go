@@ -171,6 +171,7 @@ const (
 	PromoteInexact                  // promote_args_inexact: integers and bool become floating
 )
 
+// Apply is the dtype that operands of promoted type t compute in.
 func (p Promotion) Apply(t trace.Type) trace.Type {
 	switch {
 	case p == PromoteNumeric && t.DType == trace.Bool:

@@ -10,22 +10,23 @@ import (
 
 // Pytrees (SPEC §3): tuples, lists, dicts with string keys and None, nested,
 // are containers; everything else is a leaf. jit arguments and results, loop
-// carries and callback values are pytrees: flattenTree turns one into its
-// leaves and a treeDef, and treeDef.unflatten rebuilds the same structure
+// carries and callback values are pytrees: FlattenTree turns one into its
+// leaves and a TreeDef, and TreeDef.Unflatten rebuilds the same structure
 // around new leaves. None is a container with no children, as in JAX, so it
 // contributes no leaf.
 
-// A treeDef is the structure of a pytree without its leaves.
+// A TreeDef is the structure of a pytree without its leaves.
 type TreeDef struct {
-	Kind     treeKind
+	Kind     TreeKind
 	Keys     []string   // dict keys, sorted (JAX orders dict children by key)
 	Children []*TreeDef // one per child; nil for a leaf
 }
 
-type treeKind uint8
+// A TreeKind is what a pytree node is: a leaf or one kind of container.
+type TreeKind uint8
 
 const (
-	TreeLeaf treeKind = iota
+	TreeLeaf TreeKind = iota
 	treeNone
 	TreeTuple
 	TreeList
@@ -79,7 +80,7 @@ func FlattenTree(fn string, v starlark.Value) ([]starlark.Value, *TreeDef, error
 	return leaves, def, nil
 }
 
-func walkSeq(kind treeKind, items []starlark.Value, walk func(starlark.Value) (*TreeDef, error)) (*TreeDef, error) {
+func walkSeq(kind TreeKind, items []starlark.Value, walk func(starlark.Value) (*TreeDef, error)) (*TreeDef, error) {
 	d := &TreeDef{Kind: kind, Children: make([]*TreeDef, 0, len(items))}
 	for _, it := range items {
 		c, err := walk(it)

@@ -8,7 +8,7 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// Tracing for control flow (lax_control.go). As in JAX, a body is traced
+// Tracing for control flow (lib/lax/control.go). As in JAX, a body is traced
 // once into a jaxpr of its own, in a sub-trace of the trace the construct
 // is recorded in: values it closes over (tracers of enclosing traces,
 // concrete arrays) become leading inputs of the body jaxpr and operands of

@@ -13,7 +13,7 @@ import (
 )
 
 // lax control flow with JAX's semantics: while_loop, fori_loop, scan, map,
-// cond and switch. Bodies are traced once (lax_control_trace.go) into the
+// cond and switch. Bodies are traced once (starlark/subtrace.go) into the
 // cond, while and scan primitives (trace/prims_control.go); carries are
 // pytrees whose structure, shapes and dtypes a body must keep, except that
 // a weakly typed initial value (a Python number) takes the type the body

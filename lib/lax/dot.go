@@ -75,6 +75,8 @@ func precisionArg(fn string, v starlark.Value) (any, error) {
 	return trace.PrecisionConfig{p, p}, nil
 }
 
+// DotDims is dot_general's dimension numbers from the contracting and
+// batch axes of each side (empty, never nil, when there are none).
 func DotDims(lc, rc, lb, rb []int) trace.DotDimensionNumbers {
 	return trace.DotDimensionNumbers{LhsContracting: jstarlark.IntsOrEmpty(lc), RhsContracting: jstarlark.IntsOrEmpty(rc), LhsBatch: jstarlark.IntsOrEmpty(lb), RhsBatch: jstarlark.IntsOrEmpty(rb)}
 }

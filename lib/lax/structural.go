@@ -253,6 +253,7 @@ func laxError(fn string, err error) error {
 	return fmt.Errorf("%s: %v", fn, err)
 }
 
+// Result returns a as a builtin's result, or err named as fn's error.
 func Result(fn string, a *jstarlark.Array, err error) (starlark.Value, error) {
 	if err != nil {
 		return nil, laxError(fn, err)

@@ -64,6 +64,7 @@ func Add(x, y starlark.Value) (*jstarlark.Array, error) {
 	return c.Done(c.Binary("add", arrs[0], arrs[1]))
 }
 
+// Subtract is jnp.subtract (bool operands are an error, as in JAX).
 func Subtract(x, y starlark.Value) (*jstarlark.Array, error) {
 	arrs, err := jstarlark.PromoteArgs("subtract", jstarlark.PromoteCommon, x, y)
 	if err != nil {
@@ -90,6 +91,7 @@ func Multiply(x, y starlark.Value) (*jstarlark.Array, error) {
 	return c.Done(c.Binary("mul", arrs[0], arrs[1]))
 }
 
+// Maximum is jnp.maximum: NaN wins, as in NumPy.
 func Maximum(x, y starlark.Value) (*jstarlark.Array, error) {
 	return jstarlark.ApplyBinary("maximum", "max", jstarlark.PromoteCommon, x, y)
 }
@@ -97,6 +99,7 @@ func jnpMinimum(x, y starlark.Value) (*jstarlark.Array, error) {
 	return jstarlark.ApplyBinary("minimum", "min", jstarlark.PromoteCommon, x, y)
 }
 
+// TrueDivide is jnp.true_divide: integer operands divide as floats.
 func TrueDivide(x, y starlark.Value) (*jstarlark.Array, error) {
 	return trueDivide("true_divide", x, y)
 }
@@ -256,6 +259,7 @@ func powIntInt(c *jstarlark.Composer, x1, x2 *jstarlark.Array) *jstarlark.Array 
 	return acc
 }
 
+// Negative is jnp.negative.
 func Negative(x starlark.Value) (*jstarlark.Array, error) {
 	return jstarlark.ApplyUnary("negative", "neg", jstarlark.PromoteCommon, x)
 }

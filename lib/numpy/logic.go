@@ -122,6 +122,7 @@ func jnpIsinf(x starlark.Value) (*jstarlark.Array, error) {
 	return c.Done(c.Binary("eq", c.Unary("abs", a), c.Lit(a, math.Inf(1))))
 }
 
+// IsFinite is jnp.isfinite.
 func IsFinite(x starlark.Value) (*jstarlark.Array, error) {
 	a, err := jstarlark.EnsureArray("isfinite", x)
 	if err != nil {
@@ -163,6 +164,7 @@ func jnpWhereBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	return Where(cond, x, y)
 }
 
+// Where is jnp.where(condition, x, y).
 func Where(cond, x, y starlark.Value) (*jstarlark.Array, error) {
 	const fn = "where"
 	if err := jstarlark.CheckArraylike(fn, cond, x, y); err != nil {

@@ -74,6 +74,8 @@ func parseSortArgs(fn string, args starlark.Tuple, kwargs []starlark.Tuple, with
 	return p, nil
 }
 
+// SortParams are the sort primitive's parameters for sorting along axis
+// with the first keys operands as keys.
 func SortParams(axis int, stable bool, keys int) trace.Params {
 	return trace.Params{"dimension": axis, "is_stable": stable, "num_keys": keys}
 }

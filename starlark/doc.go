@@ -1,0 +1,64 @@
+// Package starlark is the jaxsh language: the dialect (package dialect
+// parses it), Array and its operators, tracers and their truth, pytrees,
+// conversions from Starlark values, the staging builtins (jit, make_jaxpr),
+// the effects builtins, asynchronous reads, devices, and running scripts
+// and REPL chunks (Session, REPL).
+//
+// The namespaces scripts use (jnp, lax, nn, random) are not here: each is a
+// package under lib/ that builds its module on the API below, and the root
+// package jaxsh assembles them into the predeclared names. This package
+// never imports a library.
+//
+// # The API for library code
+//
+// Registering members (module.go, ops.go, attrs.go):
+//
+//	Register, RegisterValue        add a builtin or a value to a library module
+//	BuiltinFunc                    a builtin's Go function
+//	RegisterUnaryUfunc, RegisterBinaryUfunc, UnaryUfunc, BinaryUfunc, UnaryFunc, BinaryFunc
+//	                               the ufuncs the array operators call
+//	SetArrayMethods                where x.sum(...) and the other jnp-mirroring methods look
+//
+// Binding primitives (bind.go, composer.go, structural.go): one code path
+// for eager execution and tracing (DESIGN decision 3).
+//
+//	Bind, Bind1, BindOn            apply a primitive to arrays
+//	Composer                       a composition whose first failure sticks (Prim, Unary,
+//	                               Binary, Convert, Select, Where, Iota, Reshape, Ufunc1, Ufunc2, ...)
+//	ReshapeTo, ExpandDims, Squeeze, BroadcastInDim, BroadcastTo, BroadcastToRank,
+//	BroadcastArrays, Rev, StaticSlice, SliceInDim, JoinAlong, InsertUnitAxes, Select,
+//	Const, IotaOf, WrapNegative, Astype, ConvertType
+//	                               the structural and conversion primitives, applied
+//
+// Reading arguments with JAX's conversion rules (args.go, convert.go,
+// promote.go, dtype.go):
+//
+//	Array, NewArray, DType         the values
+//	EnsureArray, ArraylikeArg, CheckArraylike, AsArray, AsarrayValue, ArrayFromValue,
+//	ScalarArray, NestedShape       operands as arrays (ensure_arraylike, asarray)
+//	IntArg, ShapeArg, NormalizeAxisOf, DTypeArg, DTypeOf, DTypeOrDefault, UserDType
+//	                               static arguments
+//	TypeOf, ScalarType, ResultType, Promotion (PromoteCommon, PromoteNumeric,
+//	PromoteInexact), PromoteArgs, PromoteDTypes,
+//	PromoteShapes, Promote, Elementwise, ApplyUnary, ApplyBinary
+//	                               JAX's type promotion
+//	OperandDevice, DefaultDevice, DefaultDeviceOf
+//	                               where a result is placed
+//	FitsInt, EncodeInt, BoolByte, IntsOrEmpty
+//	                               element encodings and parameter shapes
+//
+// Tracing a Starlark function into a closed jaxpr (subtrace.go, tracer.go,
+// pytree.go), what lax's control flow is built on:
+//
+//	ControlFlow                    record a construct in the current trace, or trace,
+//	                               compile and run it when there is none
+//	Trace, TraceBody, BodyTrace    trace a body in a sub-trace: its jaxpr, constants
+//	                               and output structure
+//	BindTraced, LeafArray          record an equation; a body's result leaf as an array
+//	FlattenTree, TreeDef, TreeKind pytrees (TreeLeaf, TreeTuple, TreeList, TreeDict)
+//
+// Positioned errors: a builtin returns an ordinary Go error and the
+// interpreter puts the script position on it; Describe, DescribeAll,
+// DescribeArrays and ShortRepr are how messages show operands, and
+// FormatError renders an error with its traceback.
+package starlark

@@ -25,7 +25,7 @@ func inlineCalls(c *compilation, j *trace.Jaxpr) (*trace.Jaxpr, error) {
 			r.emit(e)
 			continue
 		}
-		outs, err := inlineBody(r, e.Params.Jaxpr("jaxpr"), e.In, e.Pos)
+		outs, err := inlineBody(r, e.Params.Jaxpr(e.Prim.CallParam), e.In, e.Pos)
 		if err != nil {
 			return nil, err
 		}
@@ -41,10 +41,10 @@ func inlineCalls(c *compilation, j *trace.Jaxpr) (*trace.Jaxpr, error) {
 }
 
 func isInlinableCall(e *trace.Eqn) bool {
-	if e.Prim.Name != "jit" {
+	if e.Prim.CallParam == "" {
 		return false
 	}
-	body := e.Params.Jaxpr("jaxpr")
+	body := e.Params.Jaxpr(e.Prim.CallParam)
 	return body != nil && len(body.ConstVars) == 0
 }
 

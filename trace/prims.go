@@ -62,6 +62,25 @@ type Primitive struct {
 	// equation's own: the printer gives them the equation's variable names,
 	// as JAX does for jit.
 	NamesLike string
+	// CallParam names the jaxpr param that the primitive applies to its
+	// operands unchanged (jit, checkpoint, custom_jvp_call, ...): evaluating
+	// the equation is evaluating that jaxpr, so the compiler may inline it.
+	CallParam string
+
+	// The autodiff columns (see JVPRule and TransposeRule; trace/ad is the
+	// interpreter that applies them). A primitive with neither JVP nor
+	// NonDifferentiable cannot be differentiated.
+
+	// JVP is the forward-mode rule.
+	JVP JVPRule
+	// Transpose is the reverse-mode rule of a primitive that is linear in
+	// some of its operands; only primitives that tangent computations emit
+	// need one.
+	Transpose TransposeRule
+	// NonDifferentiable declares outputs without derivatives (comparisons,
+	// integer and bit operations, argmax, random bits, tokens): their
+	// tangents are zero whatever the operands' are.
+	NonDifferentiable bool
 }
 
 // Has reports whether the primitive has all the given properties.
@@ -193,6 +212,11 @@ func init() {
 				panic(err) // a programming error in this package's tables
 			}
 		}
+	}
+	for _, rules := range []map[string]adRules{
+		elementwiseAD(), shapeAD(), indexingAD(), reductionAD(), hostAD(),
+	} {
+		installAD(rules)
 	}
 }
 

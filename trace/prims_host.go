@@ -66,6 +66,7 @@ func hostAndCallPrims() []*Primitive {
 			Params:     []ParamSpec{{Name: "name", Kind: ParamIdent}, {Name: "jaxpr", Kind: ParamJaxpr}},
 			ParamOrder: []string{"name"},
 			NamesLike:  "jaxpr",
+			CallParam:  "jaxpr",
 			Rule:       jitRule,
 			Effects:    func(_ []AVal, p Params) Effects { return p.Jaxpr("jaxpr").Effects },
 		},

@@ -128,7 +128,7 @@ func elementwiseAD() map[string]adRules {
 	for name := range unaryDerivs {
 		rules[name] = adRules{jvp: elementwiseJVP(name, unaryDeriv(name))}
 	}
-	for _, name := range []string{"sign", "floor", "ceil", "round", "nextafter"} {
+	for _, name := range []string{"sign", "floor", "ceil", "round"} {
 		rules[name] = adRules{jvp: zeroJVP(name)}
 	}
 	for _, name := range []string{"is_finite", "not", "population_count", "and", "or", "xor",
@@ -183,6 +183,8 @@ func elementwiseAD() map[string]adRules {
 			q := e.Div(in[0], in[1])
 			return e.Neg(e.Mul(g, e.Mul(e.Unary("sign", q), e.Unary("floor", e.Unary("abs", q)))))
 		}))}
+	// nextafter(x, y) is x moved by one ulp: derivative 1 in x, 0 in y.
+	rules["nextafter"] = adRules{jvp: elementwiseJVP("nextafter", passTangent, nil)}
 	rules["max"] = adRules{jvp: elementwiseJVP("max", balancedDeriv(0), balancedDeriv(1))}
 	rules["min"] = adRules{jvp: elementwiseJVP("min", balancedDeriv(0), balancedDeriv(1))}
 	rules["atan2"] = adRules{jvp: elementwiseJVP("atan2",

@@ -84,6 +84,12 @@ func fromBytes(aval trace.AVal, b []byte) []float64 {
 // run compiles j for cpu:0 and runs it (j must have no constants).
 func run(t testing.TB, j *trace.Jaxpr, args ...array) []array {
 	t.Helper()
+	return runWith(t, j, nil, args...)
+}
+
+// runWith is run with a Host for the program's host operations.
+func runWith(t testing.TB, j *trace.Jaxpr, host jit.Host, args ...array) []array {
+	t.Helper()
 	if err := j.Verify(); err != nil {
 		t.Fatalf("%v\n%s", err, j)
 	}
@@ -100,7 +106,7 @@ func run(t testing.TB, j *trace.Jaxpr, args ...array) []array {
 		}
 		bufs[i] = b
 	}
-	outs, err := exe.Execute(bufs, nil)
+	outs, err := exe.Execute(bufs, host)
 	if err != nil {
 		t.Fatalf("execute: %v\n%s", err, j)
 	}

@@ -94,6 +94,13 @@ func gradCases() []gradCase {
 		{prim: "dot_general", params: dot([]int{1}, []int{0}, nil, nil), ops: []operand{x64(2, 3), x64(3, 4)}},
 		{name: "dot_general batched", prim: "dot_general", params: dot([]int{2}, []int{1}, []int{0}, []int{0}), ops: []operand{x64(2, 3, 4), x64(2, 4, 5)}},
 		{name: "dot_general rhs first", prim: "dot_general", params: dot([]int{0}, []int{1}, nil, nil), ops: []operand{x64(3, 2), x64(4, 3)}},
+		{name: "complex", prim: "complex", covers: []string{"real", "imag", "conj"}, ops: []operand{x64(3), x64(3)}, order2: true,
+			body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+				z := e.Bind1("complex", nil, a[0], a[1])
+				w := e.Mul(e.Mul(z, z), e.Bind1("conj", trace.Params{"input_dtype": trace.Complex128}, z))
+				r := e.Bind1("conj", trace.Params{"input_dtype": trace.Float64}, a[1])
+				return []trace.Atom{e.Bind1("real", nil, w), e.Bind1("imag", nil, e.Mul(w, r))}
+			}},
 		{prim: "optimization_barrier", ops: []operand{x64(3), x64()}},
 		{prim: "id_tap", params: trace.Params{"callback": testCallback("tap"), "tap_with_device": false}, ops: []operand{x64(3), x64()}, host: true},
 		{name: "debug_print", prim: "sin", host: true, ops: []operand{x64(3)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {

@@ -40,17 +40,17 @@ func fixed(dt trace.DType, shape []int, values ...float64) operand {
 // A gradCase applies prim (or body, for cases that need more than one
 // equation) to its operands.
 type gradCase struct {
-	name    string // defaults to prim
-	prim    string
-	params  trace.Params
-	ops     []operand
-	body    func(e *trace.Emitter, args []trace.Atom) []trace.Atom
-	order2  bool   // check the JVP jaxpr too
-	noJVP   string // forward mode must fail with this message; VJP is checked against differences
-	noVJP   string // reverse mode must fail with this message
-	host    bool   // needs a host (taps)
-	tol     float64
-	covers  []string // further primitives this case exercises
+	name   string // defaults to prim
+	prim   string
+	params trace.Params
+	ops    []operand
+	body   func(e *trace.Emitter, args []trace.Atom) []trace.Atom
+	order2 bool   // check the JVP jaxpr too
+	noJVP  string // forward mode must fail with this message; VJP is checked against differences
+	noVJP  string // reverse mode must fail with this message
+	host   bool   // needs a host (taps)
+	tol    float64
+	covers []string // further primitives this case exercises
 }
 
 func (c gradCase) label() string {

@@ -34,7 +34,7 @@ func toBytes(a array) []byte {
 	out := make([]byte, 0, len(a.data)*dt.Size())
 	for _, x := range a.data {
 		switch dt {
-		case trace.Float64:
+		case trace.Float64, trace.Complex128:
 			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(x))
 		case trace.Float32:
 			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(float32(x)))
@@ -59,9 +59,14 @@ func toBytes(a array) []byte {
 
 func fromBytes(aval trace.AVal, b []byte) []float64 {
 	n := aval.Size()
+	if aval.DType == trace.Complex128 {
+		n *= 2 // real and imaginary parts, interleaved
+	}
 	out := make([]float64, n)
 	for i := range out {
 		switch aval.DType {
+		case trace.Complex128:
+			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 		case trace.Float64:
 			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 		case trace.Float32:

@@ -169,6 +169,36 @@ func controlCases(t testing.TB) []controlCase {
 		outs := b.bind("jit", trace.Params{"name": trace.Ident("f"), "jaxpr": inner}, x, y)
 		cs = append(cs, controlCase{"jit", b.build(atomsOf(outs)...), ops("f32[3]", "f32[]")})
 	}
+
+	// The autodiff calls: checkpoint, and custom_jvp/custom_vjp calls with
+	// their rules (which batching must carry along, not drop).
+	{
+		inner := body(t, []string{"f32[3]", "f32[]"}, func(b *jb, in []*trace.Var) []trace.Atom {
+			return []trace.Atom{b.one("mul", nil, b.one("sin", nil, in[0]), in[1])}
+		})
+		rule := body(t, []string{"f32[3]", "f32[]", "f32[3]", "f32[]"}, func(b *jb, in []*trace.Var) []trace.Atom {
+			return []trace.Atom{b.one("mul", nil, b.one("sin", nil, in[0]), in[1]), in[2]}
+		})
+		fwd := body(t, []string{"f32[3]", "f32[]"}, func(b *jb, in []*trace.Var) []trace.Atom {
+			return []trace.Atom{b.one("mul", nil, b.one("sin", nil, in[0]), in[1]), b.one("cos", nil, in[0])}
+		})
+		bwd := body(t, []string{"f32[3]", "f32[3]"}, func(b *jb, in []*trace.Var) []trace.Atom {
+			return []trace.Atom{b.one("mul", nil, in[0], in[1]), b.one("reduce_sum", trace.Params{"axes": []int{0}}, in[1])}
+		})
+		for _, c := range []struct {
+			prim   string
+			params trace.Params
+		}{
+			{"checkpoint", trace.Params{"jaxpr": inner, "prevent_cse": true, "differentiated": false, "policy": nil}},
+			{"custom_jvp_call", trace.Params{"call_jaxpr": inner, "jvp_jaxpr": rule, "num_consts": 0, "symbolic_zeros": false}},
+			{"custom_vjp_call", trace.Params{"call_jaxpr": inner, "fwd_jaxpr": fwd, "bwd_jaxpr": bwd, "num_res": 1, "symbolic_zeros": false}},
+		} {
+			b := newJB(t)
+			x, y := b.in("f32[3]"), b.in("f32[]")
+			outs := b.bind(c.prim, c.params, x, y)
+			cs = append(cs, controlCase{c.prim, b.build(atomsOf(outs)...), ops("f32[3]", "f32[]")})
+		}
+	}
 	return cs
 }
 

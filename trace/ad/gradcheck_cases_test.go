@@ -101,6 +101,14 @@ func gradCases() []gradCase {
 				r := e.Bind1("conj", trace.Params{"input_dtype": trace.Float64}, a[1])
 				return []trace.Atom{e.Bind1("real", nil, w), e.Bind1("imag", nil, e.Mul(w, r))}
 			}},
+		fftCase("fft", trace.FFTForward, []int{2, 4}, []int{2, 4}),
+		fftCase("fft inverse", trace.FFTInverse, []int{4}, []int{4}),
+		{name: "fft real", prim: "fft", ops: []operand{x64(2, 5)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			w := e.Bind1("fft", trace.Params{"fft_type": trace.FFTRealForward, "fft_lengths": []int{5}}, a[0])
+			return []trace.Atom{e.Bind1("real", nil, w), e.Bind1("imag", nil, w)}
+		}},
+		fftCase("fft real inverse", trace.FFTRealInverse, []int{3, 3}, []int{3, 4}),
+		fftCase("fft real inverse odd", trace.FFTRealInverse, []int{3}, []int{5}),
 		{prim: "optimization_barrier", ops: []operand{x64(3), x64()}},
 		{prim: "id_tap", params: trace.Params{"callback": testCallback("tap"), "tap_with_device": false}, ops: []operand{x64(3), x64()}, host: true},
 		{name: "debug_print", prim: "sin", host: true, ops: []operand{x64(3)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
@@ -112,6 +120,19 @@ func gradCases() []gradCase {
 			noJVP: "call has no differentiation rule", noVJP: "custom_vjp"},
 	}
 	return append(cases, callCases()...)
+}
+
+// fftCase transforms complex(x, y) of shape and returns the result's real
+// and imaginary parts (or the real result).
+func fftCase(name string, kind trace.Ident, shape, lengths []int) gradCase {
+	return gradCase{name: name, prim: "fft", ops: []operand{x64(shape...), x64(shape...)}, covers: []string{"real", "imag"},
+		body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			w := e.Bind1("fft", trace.Params{"fft_type": kind, "fft_lengths": lengths}, e.Bind1("complex", nil, a[0], a[1]))
+			if !w.Aval().DType.IsComplex() {
+				return []trace.Atom{w}
+			}
+			return []trace.Atom{e.Bind1("real", nil, w), e.Bind1("imag", nil, w)}
+		}}
 }
 
 func axes(a ...int) trace.Params { return trace.Params{"axes": a} }

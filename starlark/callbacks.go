@@ -112,7 +112,8 @@ func (h *programHost) Tap(e *trace.Eqn, args []jit.HostArg) error {
 	if err != nil {
 		return err
 	}
-	job := func() error { return cb.runTap(h.thread, h.dev, leaves) }
+	transforms, _ := trace.ParamAs[trace.Transforms](e.Params, "transforms")
+	job := func() error { return cb.runTap(h.thread, h.dev, leaves, transforms) }
 	if _, inPlace := cb.fn.(*GoFunction); inPlace {
 		h.st.ctx.Failures.Add(runGuarded(cb.name, job))
 		return nil
@@ -132,10 +133,13 @@ func (h *programHost) Call(e *trace.Eqn, args []jit.HostArg) ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Under vmap the equation's results carry the batch (expand_dims,
+	// broadcast_all): they, not the declared result_shape, are the contract.
+	resultAvals, _ := trace.ParamAs[[]trace.AVal](e.Params, "result_avals")
 	var out [][]byte
 	job := func() error {
 		var err error
-		out, err = cb.runCall(h.thread, h.dev, leaves)
+		out, err = cb.runCall(h.thread, h.dev, leaves, resultAvals)
 		return err
 	}
 	if _, inPlace := cb.fn.(*GoFunction); inPlace {
@@ -207,13 +211,13 @@ func copyHostArgs(args []jit.HostArg, dev jit.Device) ([]starlark.Value, error) 
 }
 
 // runTap calls the tap function (or prints, for id_print) with the tapped
-// value rebuilt from its leaves.
-func (c *hostCallback) runTap(th *starlark.Thread, dev jit.Device, leaves []starlark.Value) error {
+// value rebuilt from its leaves and the transformations it went through.
+func (c *hostCallback) runTap(th *starlark.Thread, dev jit.Device, leaves []starlark.Value, ts trace.Transforms) error {
 	arg, err := c.argTree.Unflatten(leaves)
 	if err != nil {
 		return err
 	}
-	transforms := starlark.NewList(nil)
+	transforms := c.transformsValue(ts)
 	if c.kind == "id_print" {
 		return c.printValue(th, dev, arg, transforms)
 	}
@@ -223,6 +227,26 @@ func (c *hostCallback) runTap(th *starlark.Thread, dev jit.Device, leaves []star
 	}
 	_, err = callOn(th, c.fn, starlark.Tuple{arg, transforms}, kwargs)
 	return err
+}
+
+// transformsValue is the transforms list a tap function receives:
+// [("batch", {"batch_dims": (0, None)}), ...], one entry per vmap level,
+// innermost first, with a batch axis (or None) per tapped leaf.
+func (c *hostCallback) transformsValue(ts trace.Transforms) *starlark.List {
+	items := make([]starlark.Value, len(ts))
+	for i, t := range ts {
+		dims := make(starlark.Tuple, min(c.nArgs, len(t.BatchDims)))
+		for k := range dims {
+			dims[k] = starlark.None
+			if d := t.BatchDims[k]; d != trace.NotBatched {
+				dims[k] = starlark.MakeInt(d)
+			}
+		}
+		params := starlark.NewDict(1)
+		_ = params.SetKey(starlark.String("batch_dims"), dims)
+		items[i] = starlark.Tuple{starlark.String(t.Name), params}
+	}
+	return starlark.NewList(items)
 }
 
 // callOn calls fn: Starlark functions on th, Go functions directly.
@@ -236,7 +260,7 @@ func callOn(th *starlark.Thread, fn starlark.Callable, args starlark.Tuple, kwar
 // runCall calls the function with the argument rebuilt from its leaves and
 // converts its result to the declared result types, one byte slice per
 // result leaf.
-func (c *hostCallback) runCall(th *starlark.Thread, dev jit.Device, leaves []starlark.Value) ([][]byte, error) {
+func (c *hostCallback) runCall(th *starlark.Thread, dev jit.Device, leaves []starlark.Value, resultAvals []trace.AVal) ([][]byte, error) {
 	var arg starlark.Value = starlark.None
 	if c.argTree != nil {
 		var err error
@@ -252,11 +276,12 @@ func (c *hostCallback) runCall(th *starlark.Thread, dev jit.Device, leaves []sta
 	if err != nil {
 		return nil, err
 	}
-	return c.checkResult(res)
+	return c.checkResult(res, resultAvals)
 }
 
-// checkResult converts a call's result to the declared structure and types.
-func (c *hostCallback) checkResult(res starlark.Value) ([][]byte, error) {
+// checkResult converts a call's result to the declared structure and to
+// the types of resultAvals.
+func (c *hostCallback) checkResult(res starlark.Value, resultAvals []trace.AVal) ([][]byte, error) {
 	if c.resultTree == nil {
 		if res != starlark.None {
 			return nil, fmt.Errorf("call(%s): result_shape=None declares no result, but the callback returned %s", c.name, res.Type())
@@ -269,7 +294,7 @@ func (c *hostCallback) checkResult(res starlark.Value) ([][]byte, error) {
 	}
 	out := make([][]byte, len(leaves))
 	for i, v := range leaves {
-		want := c.resultAvals[i]
+		want := resultAvals[i]
 		raw, got, err := hostValueAs(v, want)
 		if err != nil {
 			return nil, fmt.Errorf("call(%s): result leaf %d: %v", c.name, i, err)

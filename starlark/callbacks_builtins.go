@@ -144,7 +144,7 @@ func tap(thread *starlark.Thread, fn string, cb *hostCallback, arg, result starl
 			}
 			dev = a.Device()
 		}
-		if err := cb.runTap(thread, dev, vals); err != nil {
+		if err := cb.runTap(thread, dev, vals, nil); err != nil {
 			return nil, err
 		}
 		if resTree != nil {
@@ -181,7 +181,7 @@ func (c *hostCallback) printValue(th *starlark.Thread, dev jit.Device, arg starl
 		header = append(header, kv{"device", dev.String()})
 	}
 	if transforms.Len() > 0 {
-		header = append(header, kv{"transforms", transforms.String()})
+		header = append(header, kv{"transforms", pythonRepr(transforms)})
 	}
 	sort.Slice(header, func(i, j int) bool { return header[i].k < header[j].k })
 	o := arrayfmt.DefaultOptions()
@@ -209,6 +209,38 @@ func (c *hostCallback) printValue(th *starlark.Thread, dev jit.Device, arg starl
 		}
 	}
 	return nil
+}
+
+// pythonRepr writes strings, tuples, lists, dicts, ints and None as
+// Python's repr does (single-quoted strings), as host_callback prints
+// transforms.
+func pythonRepr(v starlark.Value) string {
+	switch x := v.(type) {
+	case starlark.String:
+		return "'" + strings.ReplaceAll(string(x), "'", `\'`) + "'"
+	case starlark.Tuple:
+		items := make([]string, len(x))
+		for i, e := range x {
+			items[i] = pythonRepr(e)
+		}
+		if len(items) == 1 {
+			return "(" + items[0] + ",)"
+		}
+		return "(" + strings.Join(items, ", ") + ")"
+	case *starlark.List:
+		items := make([]string, x.Len())
+		for i := range items {
+			items[i] = pythonRepr(x.Index(i))
+		}
+		return "[" + strings.Join(items, ", ") + "]"
+	case *starlark.Dict:
+		items := make([]string, 0, x.Len())
+		for _, kv := range x.Items() {
+			items = append(items, pythonRepr(kv[0])+": "+pythonRepr(kv[1]))
+		}
+		return "{" + strings.Join(items, ", ") + "}"
+	}
+	return v.String()
 }
 
 // valueText is a keyword value as id_print shows it: strings bare.
@@ -268,9 +300,15 @@ func builtinCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	var fn starlark.Callable
 	var arg, resultShape starlark.Value = starlark.None, starlark.None
 	withDevice, ordered := false, false
+	var vmapMethod starlark.Value = starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "callback_func", &fn, "arg", &arg,
-		"result_shape?", &resultShape, "call_with_device?", &withDevice, "ordered?", &ordered); err != nil {
+		"result_shape?", &resultShape, "call_with_device?", &withDevice, "ordered?", &ordered, "vmap_method?", &vmapMethod); err != nil {
 		return nil, err
+	}
+	switch vmapMethod {
+	case starlark.None, starlark.String("sequential"), starlark.String("expand_dims"), starlark.String("broadcast_all"):
+	default:
+		return nil, fmt.Errorf("call: vmap_method must be None, 'sequential', 'expand_dims' or 'broadcast_all', got %s", vmapMethod)
 	}
 	cb := &hostCallback{fn: fn, name: fn.Name(), kind: "call", withDevice: withDevice}
 	leaves, tree, err := treeLeaves("call", arg)
@@ -300,6 +338,9 @@ func builtinCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return callNow(thread, cb, leaves)
 	}
 	params := trace.Params{"callback": cb, "result_avals": cb.resultAvals, "call_with_device": withDevice, "ordered": ordered}
+	if m, ok := vmapMethod.(starlark.String); ok {
+		params["vmap_method"] = string(m)
+	}
 	outs, err := BindTraced(ts, "call", params, leaves...)
 	if err != nil {
 		return nil, err
@@ -327,7 +368,7 @@ func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*Array) (starla
 		}
 		vals[i], dev = a, a.Device()
 	}
-	raw, err := cb.runCall(thread, dev, vals) // raised here: the traceback is the thread's own
+	raw, err := cb.runCall(thread, dev, vals, cb.resultAvals) // raised here: the traceback is the thread's own
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,7 @@ func Predeclared() starlark.StringDict {
 		"Ellipsis":     Ellipsis,
 		"jit":          starlark.NewBuiltin("jit", builtinJit),
 		"make_jaxpr":   starlark.NewBuiltin("make_jaxpr", builtinMakeJaxpr),
+		"vmap":         starlark.NewBuiltin("vmap", guard("vmap", builtinVmap)),
 		"devices":      starlark.NewBuiltin("devices", guard("devices", builtinDevices)),
 		"device_put":   starlark.NewBuiltin("device_put", guard("device_put", builtinDevicePut)),
 		"__ellipsis__": Ellipsis,

@@ -86,8 +86,8 @@ func callBatch(bt Batcher, in []Atom, dims []int, p Params) ([]Atom, []int, erro
 			return nil, nil, err
 		}
 	default:
-		return nil, nil, fmt.Errorf("call(%s) under vmap needs vmap_method='sequential', 'expand_dims' or 'broadcast_all' "+
-			"(JAX raises NotImplementedError for pure_callback with vmap_method=None under vmap)", callbackName(p))
+		return nil, nil, fmt.Errorf("call(%s) needs vmap_method='sequential', 'expand_dims' or 'broadcast_all' to be batched "+
+			"(as JAX's pure_callback: vmap_method=None is an error under vmap)", callbackName(p))
 	}
 	outs, err := bt.Builder().Bind("call", args, batchedResults(), bt.Pos())
 	if err != nil {

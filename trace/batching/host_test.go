@@ -146,7 +146,7 @@ func TestCallVmapMethods(t *testing.T) {
 		}
 	}
 	_, err := batching.Jaxpr(callJaxpr(t, nil), 3, []int{0, trace.NotBatched}, []int{0})
-	if err == nil || !strings.Contains(err.Error(), "call(double) under vmap needs vmap_method=") {
+	if err == nil || !strings.Contains(err.Error(), "call(double) needs vmap_method=") {
 		t.Errorf("vmap_method=None: got %v", err)
 	}
 }

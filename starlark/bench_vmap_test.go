@@ -1,9 +1,10 @@
-package starlark
+package starlark_test
 
 import (
 	"bytes"
 	"testing"
 
+	. "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
 
@@ -25,7 +26,7 @@ by_hand_dot = jit(lambda vs: lax.dot_general(vs, A, (((1,), (1,)), ((), ()))))
 // equation count of its jaxpr as metrics (after the timing: ResetTimer
 // drops metrics).
 func reportProgram(b *testing.B, setup, fn, args string) {
-	session := NewSession(&bytes.Buffer{}, nil)
+	session := newSession(&bytes.Buffer{}, nil)
 	thread := session.NewThread("bench")
 	globals, err := session.ExecFile(thread, "bench.star", setup+`
 kernels = `+fn+`.lower(`+args+`).compile().kernel_count
@@ -61,7 +62,7 @@ func BenchmarkHandWrittenDotGeneral1024(b *testing.B) {
 func BenchmarkVmapJaxprSize(b *testing.B) {
 	setup := vmapSetup + "f = lambda v: jnp.tanh(A @ v) + v\n"
 	benchEval(b, setup, "make_jaxpr(vmap(f))(vs)")
-	session := NewSession(&bytes.Buffer{}, nil)
+	session := newSession(&bytes.Buffer{}, nil)
 	thread := session.NewThread("bench")
 	globals, err := session.ExecFile(thread, "bench.star", setup+`
 single = make_jaxpr(f)(vs[0])

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/jaxsh/jaxsh/trace"
 )
 
 // A Polymorphism makes an Exported shape-polymorphic: some inputs have
@@ -16,6 +18,9 @@ type Polymorphism struct {
 	// Specs holds one symbolic shape per input (nil for a static input).
 	Specs       []SymbolicShape
 	Constraints []Constraint
+	// OutSpecs are the outputs' shapes in terms of the dimension
+	// variables, as InferOutSpecs found them (nil: not known).
+	OutSpecs []SymbolicShape
 	// Trace exports the function for concrete input shapes.
 	Trace func(shapes [][]int) (*Exported, error)
 
@@ -79,17 +84,14 @@ func NewPolymorphic(sample *Exported, poly *Polymorphism) (*Exported, error) {
 var ErrPolymorphicSerialize = errors.New("a shape-polymorphic export cannot be serialized yet: " +
 	"jaxsh traces it once per binding of its dimension variables; export it with concrete shapes to serialize it")
 
-// InAvalsText prints the input avals as JAX does, symbolic dimensions
-// included: (ShapedArray(float32[b,2*h]),).
-func (e *Exported) InAvalsText() string {
-	if e.Poly == nil {
-		return avalTuple(e.InAvals)
-	}
+// InAvalReprs prints each input aval as JAX does, symbolic dimensions
+// included: ShapedArray(float32[b,2*h]).
+func (e *Exported) InAvalReprs() []string {
 	items := make([]string, len(e.InAvals))
 	for i, a := range e.InAvals {
-		if spec := e.Poly.Specs[i]; spec != nil {
-			dims := make([]string, len(spec))
-			for k, d := range spec {
+		if e.Poly != nil && e.Poly.Specs[i] != nil {
+			dims := make([]string, len(e.Poly.Specs[i]))
+			for k, d := range e.Poly.Specs[i] {
 				dims[k] = strings.ReplaceAll(d.String(), " ", "")
 			}
 			items[i] = "ShapedArray(" + a.DType.Name() + "[" + strings.Join(dims, ",") + "])"
@@ -97,5 +99,71 @@ func (e *Exported) InAvalsText() string {
 		}
 		items[i] = ShapedArrayRepr(a)
 	}
-	return pyTuple(items)
+	return items
+}
+
+// InAvalsText prints the input avals as JAX does, symbolic dimensions
+// included: (ShapedArray(float32[b,2*h]),).
+func (e *Exported) InAvalsText() string {
+	return pyTuple(e.InAvalReprs())
+}
+
+// InferOutSpecs expresses the output dimensions of two traces (at two
+// bindings of the variables) by the variables: each dimension is the first
+// of the variables and the inputs' dimension expressions that gives its
+// size under both bindings, or a constant when both sizes agree; nil
+// when some dimension fits none.
+func InferOutSpecs(specs []SymbolicShape, envs [2]map[string]int, outs [2][]trace.AVal) []SymbolicShape {
+	var cands []DimExpr
+	var all []DimExpr
+	for _, s := range specs {
+		all = append(all, s...)
+	}
+	for _, v := range Vars(all...) {
+		cands = append(cands, dimVar(v))
+	}
+	cands = append(cands, all...)
+	result := make([]SymbolicShape, len(outs[0]))
+	for i, a := range outs[0] {
+		b := outs[1][i]
+		if len(a.Shape) != len(b.Shape) {
+			return nil
+		}
+		for k, d := range a.Shape {
+			var found DimExpr
+			for _, c := range cands {
+				x, ok1 := c.Eval(envs[0])
+				y, ok2 := c.Eval(envs[1])
+				if ok1 && ok2 && x == d && y == b.Shape[k] {
+					found = c
+					break
+				}
+			}
+			if found == nil && d == b.Shape[k] {
+				found = dimConst(d)
+			}
+			if found == nil {
+				return nil
+			}
+			result[i] = append(result[i], found)
+		}
+	}
+	return result
+}
+
+// OutAvalReprs prints the output avals, symbolic where known.
+func (e *Exported) OutAvalReprs() []string {
+	items := make([]string, len(e.OutAvals))
+	for i, a := range e.OutAvals {
+		if e.Poly != nil && e.Poly.OutSpecs != nil {
+			dims := make([]string, len(e.Poly.OutSpecs[i]))
+			for k, d := range e.Poly.OutSpecs[i] {
+				dims[k] = strings.ReplaceAll(d.String(), " ", "")
+			}
+			items[i] = "ShapedArray(" + a.DType.Name() + "[" + strings.Join(dims, ",") + "])"
+			continue
+		}
+		items[i] = ShapedArrayRepr(a)
+	}
+	return items
 }

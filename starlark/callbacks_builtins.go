@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jaxsh/jaxsh/export"
 	"github.com/jaxsh/jaxsh/internal/arrayfmt"
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
@@ -445,11 +446,18 @@ func builtinBlockUntilReady(_ *starlark.Thread, b *starlark.Builtin, args starla
 type ShapeDtypeStruct struct {
 	shape trace.Shape
 	dtype trace.DType
+	// sym is the symbolic shape of an export spec (symbolic_shape), with
+	// its constraints; nil for a concrete shape.
+	sym         export.SymbolicShape
+	constraints []export.Constraint
 }
 
 var _ starlark.HasAttrs = (*ShapeDtypeStruct)(nil)
 
 func (s *ShapeDtypeStruct) String() string {
+	if s.sym != nil {
+		return fmt.Sprintf("ShapeDtypeStruct(shape=%s, dtype=%s)", symbolicText(s.sym), s.dtype.Name())
+	}
 	return fmt.Sprintf("ShapeDtypeStruct(shape=%s, dtype=%s)", shapeText(s.shape), s.dtype.Name())
 }
 func (s *ShapeDtypeStruct) Type() string         { return "ShapeDtypeStruct" }
@@ -462,6 +470,9 @@ func (s *ShapeDtypeStruct) AttrNames() []string { return []string{"dtype", "shap
 func (s *ShapeDtypeStruct) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "shape":
+		if s.sym != nil {
+			return symbolicTuple(s.sym), nil
+		}
 		t := make(starlark.Tuple, len(s.shape))
 		for i, d := range s.shape {
 			t[i] = starlark.MakeInt(d)
@@ -479,11 +490,14 @@ func builtinShapeDtypeStruct(_ *starlark.Thread, b *starlark.Builtin, args starl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "shape", &shape, "dtype", &dtype); err != nil {
 		return nil, err
 	}
-	s, err := ShapeArg(b.Name(), shape)
+	dt, err := DTypeOf(b.Name(), dtype)
 	if err != nil {
 		return nil, err
 	}
-	dt, err := DTypeOf(b.Name(), dtype)
+	if sym, ok := shape.(*symbolicShape); ok {
+		return &ShapeDtypeStruct{dtype: dt, sym: sym.dims, constraints: sym.constraints}, nil
+	}
+	s, err := ShapeArg(b.Name(), shape)
 	if err != nil {
 		return nil, err
 	}

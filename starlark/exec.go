@@ -49,6 +49,9 @@ func Predeclared() starlark.StringDict {
 	for k, v := range effectBuiltins() {
 		d[k] = v
 	}
+	for k, v := range exportBuiltins() {
+		d[k] = v
+	}
 	for k, v := range scalarConversions() {
 		d[k] = v
 	}

@@ -1,0 +1,208 @@
+package starlark
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/jaxsh/jaxsh/export"
+	"github.com/jaxsh/jaxsh/trace"
+	"go.starlark.net/starlark"
+)
+
+// Host callbacks in artifacts: an artifact stores each callback by its
+// name with a description of its use (callbackSpec, as JSON), and
+// deserialize rebuilds the hostCallback around the function bound to that
+// name. id_print needs no function: it binds itself.
+
+var _ export.ExportableCallback = (*hostCallback)(nil)
+
+func (c *hostCallback) CallbackKind() string { return c.kind }
+
+// callbackSpec is what a hostCallback holds besides its function.
+type callbackSpec struct {
+	ArgTree     *export.TreeDef `json:"arg_tree"`
+	NArgs       int             `json:"n_args"`
+	Kwargs      [][2]any        `json:"kwargs,omitempty"`
+	Threshold   int             `json:"threshold,omitempty"`
+	ResultTree  *export.TreeDef `json:"result_tree,omitempty"`
+	ResultAvals []specAVal      `json:"result_avals,omitempty"`
+	WithDevice  bool            `json:"with_device,omitempty"`
+}
+
+type specAVal struct {
+	DType string `json:"dtype"`
+	Shape []int  `json:"shape"`
+	Weak  bool   `json:"weak,omitempty"`
+}
+
+func (c *hostCallback) ExportSpec() ([]byte, error) {
+	s := callbackSpec{ArgTree: exportTree(c.argTree), NArgs: c.nArgs, ResultTree: exportTree(c.resultTree), WithDevice: c.withDevice}
+	for _, kv := range c.kwargs {
+		v, err := jsonScalar(kv[1])
+		if err != nil {
+			return nil, fmt.Errorf("keyword argument %s: %v", kv[0], err)
+		}
+		s.Kwargs = append(s.Kwargs, [2]any{string(kv[0].(starlark.String)), v})
+	}
+	if c.print != nil {
+		if c.print.stream != nil {
+			return nil, fmt.Errorf("id_print with output_stream= cannot be exported (its stream is a function of this process)")
+		}
+		s.Threshold = c.print.threshold
+	}
+	for _, a := range c.resultAvals {
+		s.ResultAvals = append(s.ResultAvals, specAVal{DType: a.DType.Name(), Shape: a.Shape, Weak: a.Weak})
+	}
+	return json.Marshal(s)
+}
+
+// jsonScalar keeps the Starlark values a tap's keyword arguments may hold
+// in an artifact: None, bools, ints, floats and strings.
+func jsonScalar(v starlark.Value) (any, error) {
+	switch x := v.(type) {
+	case starlark.NoneType:
+		return nil, nil
+	case starlark.Bool:
+		return bool(x), nil
+	case starlark.Int:
+		n, ok := x.Int64()
+		if !ok {
+			return nil, fmt.Errorf("the integer %s is too large to export", x)
+		}
+		return map[string]int64{"int": n}, nil
+	case starlark.Float:
+		f := float64(x)
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return map[string]string{"float": fmt.Sprint(f)}, nil
+		}
+		return map[string]float64{"float": f}, nil
+	case starlark.String:
+		return string(x), nil
+	}
+	return nil, fmt.Errorf("a %s cannot be exported (only None, bool, int, float and str can)", v.Type())
+}
+
+func starlarkScalar(v any) (starlark.Value, error) {
+	switch x := v.(type) {
+	case nil:
+		return starlark.None, nil
+	case bool:
+		return starlark.Bool(x), nil
+	case string:
+		return starlark.String(x), nil
+	case map[string]any:
+		if n, ok := x["int"].(json.Number); ok {
+			i, err := n.Int64()
+			if err != nil {
+				return nil, err
+			}
+			return starlark.MakeInt64(i), nil
+		}
+		switch f := x["float"].(type) {
+		case json.Number:
+			v, err := f.Float64()
+			if err != nil {
+				return nil, err
+			}
+			return starlark.Float(v), nil
+		case string:
+			switch f {
+			case "+Inf":
+				return starlark.Float(math.Inf(1)), nil
+			case "-Inf":
+				return starlark.Float(math.Inf(-1)), nil
+			case "NaN":
+				return starlark.Float(math.NaN()), nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("a stored keyword argument of unknown form %v", v)
+}
+
+// decodeCallback rebuilds a stored callback around fn (nil for id_print).
+func decodeCallback(name string, fn starlark.Callable, kind string, spec []byte) (*hostCallback, error) {
+	if !slices.Contains([]string{"id_tap", "id_print", "call"}, kind) {
+		return nil, fmt.Errorf("unknown callback kind %q", kind)
+	}
+	var s callbackSpec
+	dec := json.NewDecoder(strings.NewReader(string(spec)))
+	dec.UseNumber()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("its stored description does not decode: %v", err)
+	}
+	if s.ArgTree == nil || s.ArgTree.NumLeaves() != s.NArgs {
+		return nil, fmt.Errorf("its stored argument structure does not match its %d arguments", s.NArgs)
+	}
+	c := &hostCallback{fn: fn, name: name, kind: kind, argTree: dialectTree(s.ArgTree), nArgs: s.NArgs,
+		resultTree: dialectTree(s.ResultTree), withDevice: s.WithDevice}
+	for _, kv := range s.Kwargs {
+		k, ok := kv[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("a stored keyword argument without a name")
+		}
+		v, err := starlarkScalar(kv[1])
+		if err != nil {
+			return nil, err
+		}
+		c.kwargs = append(c.kwargs, starlark.Tuple{starlark.String(k), v})
+	}
+	if kind == "id_print" {
+		c.fn = nil
+		c.print = &printOptions{threshold: s.Threshold}
+	}
+	for _, a := range s.ResultAvals {
+		dt, err := trace.ParseDType(a.DType)
+		if err != nil {
+			return nil, err
+		}
+		c.resultAvals = append(c.resultAvals, trace.AVal{Shape: trace.Shape(a.Shape), DType: dt, Weak: a.Weak})
+	}
+	if c.resultTree != nil && c.resultTree.NumLeaves() != len(c.resultAvals) {
+		return nil, fmt.Errorf("its stored result structure does not match its %d results", len(c.resultAvals))
+	}
+	return c, nil
+}
+
+// builtinCallback binds id_print, which needs no user function.
+func builtinCallback(name, kind string, spec []byte) (trace.Callback, error) {
+	if kind != "id_print" || name != "id_print" {
+		return nil, fmt.Errorf("not a builtin callback")
+	}
+	if spec == nil {
+		return nil, nil // only asking
+	}
+	return decodeCallback(name, nil, kind, spec)
+}
+
+// checkCallbackNames refuses to export two different functions under one
+// name: deserialize could bind only one of them.
+func checkCallbackNames(e *export.Exported) error {
+	fns := map[string]starlark.Callable{}
+	var err error
+	var walk func(j *trace.Jaxpr)
+	walk = func(j *trace.Jaxpr) {
+		for _, eqn := range j.Eqns {
+			for _, v := range eqn.Params {
+				switch x := v.(type) {
+				case *hostCallback:
+					if prev, ok := fns[x.name]; ok && prev != x.fn && err == nil {
+						err = fmt.Errorf("export(%s): two different host callbacks are named %s; deserialize binds callbacks by name, so give them distinct names",
+							e.FunName, x.name)
+					}
+					fns[x.name] = x.fn
+				case *trace.Jaxpr:
+					walk(x)
+				case []*trace.Jaxpr:
+					for _, s := range x {
+						walk(s)
+					}
+				}
+			}
+		}
+	}
+	walk(e.Jaxpr)
+	return err
+}

@@ -1,6 +1,7 @@
 // Package starlark is the jaxsh language: the dialect (package dialect
 // parses it), Array and its operators, tracers and their truth, pytrees,
-// conversions from Starlark values, the staging builtins (jit, make_jaxpr),
+// conversions from Starlark values, the staging builtins (jit, make_jaxpr,
+// vmap),
 // the effects builtins, asynchronous reads, devices, and running scripts
 // and REPL chunks (Session, REPL).
 //
@@ -56,6 +57,7 @@
 //	                               and output structure
 //	BindTraced, LeafArray          record an equation; a body's result leaf as an array
 //	FlattenTree, TreeDef, TreeKind pytrees (TreeLeaf, TreeTuple, TreeList, TreeDict)
+//	Vmap, Vmapped                  vmap of a callable (vmap.go), what jnp.vectorize builds on
 //
 // Positioned errors: a builtin returns an ordinary Go error and the
 // interpreter puts the script position on it; Describe, DescribeAll,

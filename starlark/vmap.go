@@ -37,6 +37,13 @@ func (v *Vmapped) Freeze()               { v.fun.Freeze() }
 func (v *Vmapped) Truth() starlark.Bool  { return starlark.True }
 func (v *Vmapped) Hash() (uint32, error) { return starlark.String(v.Name()).Hash() }
 
+// Vmap is vmap(fun, in_axes, out_axes) for library code (jnp.vectorize):
+// inAxes is an int, None or a tuple with one entry per positional argument,
+// outAxes an int, None or a prefix of the result.
+func Vmap(fun starlark.Callable, inAxes, outAxes starlark.Value) *Vmapped {
+	return &Vmapped{fun: fun, inAxes: inAxes, outAxes: outAxes, axisSize: -1}
+}
+
 // vmap(fun, in_axes=0, out_axes=0, axis_size=None)
 func builtinVmap(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var fun starlark.Callable

@@ -24,4 +24,5 @@
 //	| shape | `reshape ravel transpose moveaxis swapaxes expand_dims squeeze broadcast_to broadcast_arrays concatenate stack hstack vstack split tile repeat flip roll pad` |
 //	| indexing, sorting | `take take_along_axis diag diagonal triu tril sort argsort` |
 //	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace`; `jnp.linalg.norm` |
+//	| function transformations | `vectorize` |
 package numpy

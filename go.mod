@@ -10,6 +10,7 @@ require (
 
 require (
 	golang.org/x/sys v0.42.0
+	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/protobuf v1.36.12
 )

@@ -201,6 +201,7 @@ func init() {
 		elementwisePrims(),
 		complexPrims(),
 		fftPrims(),
+		linalgPrims(),
 		shapePrims(),
 		indexingPrims(),
 		reductionPrims(),

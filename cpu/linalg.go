@@ -1,0 +1,143 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/jaxsh/jaxsh/trace"
+)
+
+// The lax.linalg kernels (trace/prims_linalg.go) run gonum's LAPACK, which
+// is pure Go, float64 and row-major like our buffers. Each matrix of a
+// batch is copied into float64 scratch (float32 operands are widened and
+// their results rounded once), factored there, and copied out; the
+// matrices of a batch run in parallel.
+
+func init() {
+	registerKernel("cholesky", linalgKernel(choleskyOne))
+	registerKernel("lu", linalgKernel(luOne))
+	registerKernel("qr", linalgKernel(qrOne))
+	registerKernel("eigh", linalgKernel(eighOne))
+	registerKernel("eig", linalgKernel(eigOne))
+	registerKernel("svd", linalgKernel(svdOne))
+	registerKernel("triangular_solve", linalgKernel(triangularSolveOne))
+}
+
+// A matrixJob is one matrix of a batch: its operands, widened to float64,
+// and its results, written by the decomposition and rounded on the way
+// out. Integer results (lu's pivots) are ints, complex ones (eig's) are
+// complex128.
+type matrixJob struct {
+	params trace.Params
+	in     []matrix
+	out    []matrix
+}
+
+// A matrix is one batch element of an operand or result: rows×cols values
+// (a vector has rows = 1).
+type matrix struct {
+	rows, cols int
+	f          []float64
+	c          []complex128
+	i          []int
+}
+
+type matrixFunc func(j *matrixJob)
+
+// linalgKernel runs fn on every batch element of the equation's operands.
+func linalgKernel(fn matrixFunc) kernelFunc {
+	return func(e *trace.Eqn, in, out []*Buffer) error {
+		batchRank := len(in[0].Shape()) - 2
+		batch := 1
+		for _, d := range in[0].Shape()[:batchRank] {
+			batch *= d
+		}
+		if batch == 0 {
+			return nil
+		}
+		dims := func(b *Buffer) (int, int) {
+			s := b.Shape()[batchRank:]
+			switch len(s) {
+			case 0:
+				return 1, 1
+			case 1:
+				return 1, s[0]
+			}
+			return s[0], s[1]
+		}
+		work := 1
+		for _, b := range in {
+			r, c := dims(b)
+			work = max(work, r*c*max(r, c))
+		}
+		pool.parallelFor(batch, max(1, grainElements/work), func(lo, hi int) {
+			j := &matrixJob{params: e.Params, in: make([]matrix, len(in)), out: make([]matrix, len(out))}
+			for i, b := range in {
+				r, c := dims(b)
+				j.in[i] = matrix{rows: r, cols: c, f: make([]float64, r*c)}
+			}
+			for i, b := range out {
+				r, c := dims(b)
+				m := matrix{rows: r, cols: c}
+				switch {
+				case b.DType().IsComplex():
+					m.c = make([]complex128, r*c)
+				case b.DType().IsInteger():
+					m.i = make([]int, r*c)
+				default:
+					m.f = make([]float64, r*c)
+				}
+				j.out[i] = m
+			}
+			for k := lo; k < hi; k++ {
+				for i, b := range in {
+					readMatrix(b, k, j.in[i].f)
+				}
+				fn(j)
+				for i, b := range out {
+					writeMatrix(b, k, j.out[i])
+				}
+			}
+		})
+		return nil
+	}
+}
+
+func readMatrix(b *Buffer, k int, dst []float64) {
+	n := len(dst)
+	switch b.DType() {
+	case trace.Float32:
+		for i, v := range view[float32](b)[k*n : (k+1)*n] {
+			dst[i] = float64(v)
+		}
+	default:
+		copy(dst, view[float64](b)[k*n:(k+1)*n])
+	}
+}
+
+func writeMatrix(b *Buffer, k int, m matrix) {
+	n := m.rows * m.cols
+	switch b.DType() {
+	case trace.Float32:
+		for i, v := range m.f {
+			view[float32](b)[k*n+i] = float32(v)
+		}
+	case trace.Float64:
+		copy(view[float64](b)[k*n:(k+1)*n], m.f)
+	case trace.Int32:
+		for i, v := range m.i {
+			view[int32](b)[k*n+i] = int32(v)
+		}
+	case trace.Complex64:
+		for i, v := range m.c {
+			view[complex64](b)[k*n+i] = complex64(v)
+		}
+	case trace.Complex128:
+		copy(view[complex128](b)[k*n:(k+1)*n], m.c)
+	}
+}
+
+func fillNaN(x []float64) {
+	for i := range x {
+		x[i] = math.NaN()
+	}
+}

@@ -1,0 +1,222 @@
+package cpu
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	blasimpl "gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/lapack"
+	lapackimpl "gonum.org/v1/gonum/lapack/gonum"
+)
+
+// One matrix of each lax.linalg primitive, on gonum's LAPACK. Matrices are
+// row-major with the leading dimension equal to the column count.
+
+var (
+	lapackImpl lapackimpl.Implementation
+	blasImpl   blasimpl.Implementation
+)
+
+// workspace asks a LAPACK routine for its optimal work length (lwork = -1)
+// and returns a slice of that length.
+func workspace(query func(work []float64)) []float64 {
+	w := []float64{0}
+	query(w)
+	return make([]float64, max(1, int(w[0])))
+}
+
+// choleskyOne: the lower factor, zeros above the diagonal; NaNs when the
+// matrix is not positive definite (as JAX returns).
+func choleskyOne(j *matrixJob) {
+	a, l := j.in[0], j.out[0]
+	n := a.rows
+	copy(l.f, a.f)
+	if n == 0 {
+		return
+	}
+	if !lapackImpl.Dpotrf(blas.Lower, n, l.f, n) {
+		fillNaN(l.f)
+		return
+	}
+	for r := range n {
+		clear(l.f[r*n+r+1 : (r+1)*n])
+	}
+}
+
+func luOne(j *matrixJob) {
+	a, lu, pivots, perm := j.in[0], j.out[0], j.out[1], j.out[2]
+	m, n := a.rows, a.cols
+	copy(lu.f, a.f)
+	if min(m, n) > 0 {
+		// A singular matrix still factors (a zero pivot in U); the result
+		// is what LAPACK leaves, as in JAX.
+		lapackImpl.Dgetrf(m, n, lu.f, n, pivots.i)
+	}
+	for i := range perm.i {
+		perm.i[i] = i
+	}
+	for i, p := range pivots.i {
+		perm.i[i], perm.i[p] = perm.i[p], perm.i[i]
+	}
+}
+
+func qrOne(j *matrixJob) {
+	a, q, r := j.in[0], j.out[0], j.out[1]
+	m, n := a.rows, a.cols
+	k, kq := min(m, n), q.cols
+	clear(r.f)
+	clear(q.f)
+	if m == 0 || n == 0 {
+		for i := range min(m, kq) {
+			q.f[i*kq+i] = 1
+		}
+		return
+	}
+	f := append([]float64(nil), a.f...)
+	tau := make([]float64, k)
+	work := workspace(func(w []float64) { lapackImpl.Dgeqrf(m, n, f, n, tau, w, -1) })
+	lapackImpl.Dgeqrf(m, n, f, n, tau, work, len(work))
+	for i := range r.rows {
+		for c := i; c < n && i < m; c++ {
+			r.f[i*n+c] = f[i*n+c]
+		}
+	}
+	for i := range m {
+		copy(q.f[i*kq:i*kq+min(kq, n)], f[i*n:i*n+min(kq, n)])
+	}
+	work = workspace(func(w []float64) { lapackImpl.Dorgqr(m, kq, k, q.f, kq, tau, w, -1) })
+	lapackImpl.Dorgqr(m, kq, k, q.f, kq, tau, work, len(work))
+}
+
+func eighOne(j *matrixJob) {
+	a, v, w := j.in[0], j.out[0], j.out[1]
+	n := a.rows
+	if n == 0 {
+		return
+	}
+	uplo := blas.Upper
+	if j.params.Bool("lower") {
+		uplo = blas.Lower
+	}
+	copy(v.f, a.f)
+	work := workspace(func(wk []float64) { lapackImpl.Dsyev(lapack.EVCompute, uplo, n, v.f, n, w.f, wk, -1) })
+	if !lapackImpl.Dsyev(lapack.EVCompute, uplo, n, v.f, n, w.f, work, len(work)) {
+		fillNaN(v.f)
+		fillNaN(w.f)
+	}
+}
+
+// eigOne: eigenvalues as complex numbers; a complex pair's eigenvectors
+// come from LAPACK's two real columns (re, im), the second conjugated.
+func eigOne(j *matrixJob) {
+	a := j.in[0]
+	n := a.rows
+	if n == 0 {
+		return
+	}
+	left, right := j.params.Bool("compute_left_eigenvectors"), j.params.Bool("compute_right_eigenvectors")
+	jobL, jobR := lapack.LeftEVNone, lapack.RightEVNone
+	var vl, vr []float64
+	ldl, ldr := 1, 1
+	if left {
+		jobL, vl, ldl = lapack.LeftEVCompute, make([]float64, n*n), n
+	}
+	if right {
+		jobR, vr, ldr = lapack.RightEVCompute, make([]float64, n*n), n
+	}
+	f := append([]float64(nil), a.f...)
+	wr, wi := make([]float64, n), make([]float64, n)
+	work := workspace(func(w []float64) { lapackImpl.Dgeev(jobL, jobR, n, f, n, wr, wi, vl, ldl, vr, ldr, w, -1) })
+	failed := lapackImpl.Dgeev(jobL, jobR, n, f, n, wr, wi, vl, ldl, vr, ldr, work, len(work)) > 0
+	out := j.out[0].c
+	for i := range n {
+		out[i] = complex(wr[i], wi[i])
+		if failed {
+			out[i] = complex(math.NaN(), math.NaN())
+		}
+	}
+	next := 1
+	for _, v := range [][]float64{vl, vr} {
+		if v == nil {
+			continue
+		}
+		dst := j.out[next].c
+		next++
+		for c := 0; c < n; c++ {
+			if wi[c] == 0 || c+1 == n {
+				for r := range n {
+					dst[r*n+c] = complex(v[r*n+c], 0)
+				}
+				continue
+			}
+			for r := range n {
+				re, im := v[r*n+c], v[r*n+c+1]
+				dst[r*n+c], dst[r*n+c+1] = complex(re, im), complex(re, -im)
+			}
+			c++
+		}
+		if failed {
+			for i := range dst {
+				dst[i] = complex(math.NaN(), math.NaN())
+			}
+		}
+	}
+}
+
+func svdOne(j *matrixJob) {
+	a := j.in[0]
+	m, n := a.rows, a.cols
+	s := j.out[0].f
+	if min(m, n) == 0 {
+		if len(j.out) == 3 { // identity singular vectors of an empty matrix
+			for _, u := range j.out[1:] {
+				clear(u.f)
+				for i := range min(u.rows, u.cols) {
+					u.f[i*u.cols+i] = 1
+				}
+			}
+		}
+		return
+	}
+	f := append([]float64(nil), a.f...)
+	jobU, jobVT := lapack.SVDNone, lapack.SVDNone
+	var u, vt []float64
+	ldu, ldvt := 1, 1
+	if len(j.out) == 3 {
+		u, vt = j.out[1].f, j.out[2].f
+		ldu, ldvt = j.out[1].cols, n
+		jobU, jobVT = lapack.SVDStore, lapack.SVDStore
+		if j.params.Bool("full_matrices") {
+			jobU, jobVT = lapack.SVDAll, lapack.SVDAll
+		}
+	}
+	work := workspace(func(w []float64) { lapackImpl.Dgesvd(jobU, jobVT, m, n, f, n, s, u, ldu, vt, ldvt, w, -1) })
+	if !lapackImpl.Dgesvd(jobU, jobVT, m, n, f, n, s, u, ldu, vt, ldvt, work, len(work)) {
+		fillNaN(s)
+		for _, o := range j.out[1:] {
+			fillNaN(o.f)
+		}
+	}
+}
+
+func triangularSolveOne(j *matrixJob) {
+	a, b, x := j.in[0], j.in[1], j.out[0]
+	copy(x.f, b.f)
+	if x.rows == 0 || x.cols == 0 {
+		return
+	}
+	side, uplo, trans, diag := blas.Right, blas.Upper, blas.NoTrans, blas.NonUnit
+	if j.params.Bool("left_side") {
+		side = blas.Left
+	}
+	if j.params.Bool("lower") {
+		uplo = blas.Lower
+	}
+	if j.params.Bool("transpose_a") {
+		trans = blas.Trans
+	}
+	if j.params.Bool("unit_diagonal") {
+		diag = blas.Unit
+	}
+	blasImpl.Dtrsm(side, uplo, trans, diag, x.rows, x.cols, 1, a.f, a.rows, x.f, x.cols)
+}

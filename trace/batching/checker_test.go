@@ -404,6 +404,15 @@ func primCases() []primCase {
 	add("fft", fft(trace.FFTRealForward, 4), ops("f32[3,4]"))
 	add("fft", fft(trace.FFTRealInverse, 4), ops("c64[2,3]"))
 
+	add("cholesky", nil, ops("f32[3,3]"))
+	add("lu", nil, ops("f32[3,2]"))
+	add("qr", trace.Params{"full_matrices": true, "pivoting": false}, ops("f32[2,3,2]"))
+	add("eigh", trace.Params{"lower": true, "sort_eigenvalues": true, "subset_by_index": nil}, ops("f32[3,3]"))
+	add("eig", trace.Params{"compute_left_eigenvectors": false, "compute_right_eigenvectors": true}, ops("f32[3,3]"))
+	add("svd", trace.Params{"full_matrices": false, "compute_uv": true, "subset_by_index": nil}, ops("f32[2,4,3]"))
+	add("triangular_solve", trace.Params{"left_side": true, "lower": true, "transpose_a": false,
+		"conjugate_a": false, "unit_diagonal": false}, ops("f32[3,3]", "f32[3,2]"))
+
 	add("optimization_barrier", nil, ops("f32[2]", "i32[3]"))
 	return cs
 }

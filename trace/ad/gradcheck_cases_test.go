@@ -110,6 +110,41 @@ func gradCases() []gradCase {
 		fftCase("fft real inverse", trace.FFTRealInverse, []int{3, 3}, []int{3, 4}),
 		fftCase("fft real inverse odd", trace.FFTRealInverse, []int{3}, []int{5}),
 		{prim: "optimization_barrier", ops: []operand{x64(3), x64()}},
+		{prim: "triangular_solve", params: triParams(true, true, false, false), ops: []operand{x64(3, 3), x64(3, 2)},
+			body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+				return []trace.Atom{e.Bind1("triangular_solve", triParams(true, true, false, false), e.Add(a[0], e.Lit(4, trace.Float64)), a[1])}
+			}},
+		{name: "triangular_solve right upper transposed unit", prim: "triangular_solve", ops: []operand{x64(2, 3, 3), x64(2, 4, 3)},
+			body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+				return []trace.Atom{e.Bind1("triangular_solve", triParams(false, false, true, true), a[0], a[1])}
+			}},
+		{prim: "cholesky", ops: []operand{x64(3, 4)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			return []trace.Atom{e.Bind1("cholesky", nil, e.Bind1("dot_general", dot([]int{1}, []int{1}, nil, nil), a[0], a[0]))}
+		}},
+		{prim: "eigh", ops: []operand{x64(3, 3)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			out := e.Bind("eigh", a, trace.Params{"lower": true, "sort_eigenvalues": true, "subset_by_index": nil})
+			return []trace.Atom{e.Mul(out[0], out[0]), out[1]} // eigenvectors up to sign
+		}},
+		{name: "eigh upper", prim: "eigh", ops: []operand{x64(2, 3, 3)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			return e.Bind("eigh", a, trace.Params{"lower": false, "sort_eigenvalues": true, "subset_by_index": nil})[1:]
+		}},
+		{prim: "qr", ops: []operand{x64(4, 3)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			return e.Bind("qr", a, trace.Params{"full_matrices": false, "pivoting": false})
+		}},
+		{prim: "svd", ops: []operand{x64(4, 3)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			out := e.Bind("svd", a, trace.Params{"full_matrices": false, "compute_uv": true, "subset_by_index": nil})
+			return []trace.Atom{out[0], e.Mul(out[1], out[1]), e.Mul(out[2], out[2])} // vectors up to sign
+		}},
+		{name: "svd wide, values only", prim: "svd", ops: []operand{x64(2, 3, 5)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			return e.Bind("svd", a, trace.Params{"full_matrices": false, "compute_uv": false, "subset_by_index": nil})
+		}},
+		{prim: "lu", ops: []operand{x64(3, 3)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			return e.Bind("lu", a, nil)[:1]
+		}},
+		{prim: "eig", ops: []operand{x64(3, 3)}, covers: []string{"real", "imag"}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+			w := e.Bind("eig", a, trace.Params{"compute_left_eigenvectors": false, "compute_right_eigenvectors": false})[0]
+			return []trace.Atom{e.Bind1("real", nil, w), e.Bind1("imag", nil, w)}
+		}},
 		{prim: "id_tap", params: trace.Params{"callback": testCallback("tap"), "tap_with_device": false}, ops: []operand{x64(3), x64()}, host: true},
 		{name: "debug_print", prim: "sin", host: true, ops: []operand{x64(3)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
 			e.Bind("debug_print", a, trace.Params{"fmt": "x {}", "ordered": true})
@@ -133,6 +168,10 @@ func fftCase(name string, kind trace.Ident, shape, lengths []int) gradCase {
 			}
 			return []trace.Atom{e.Bind1("real", nil, w), e.Bind1("imag", nil, w)}
 		}}
+}
+
+func triParams(left, lower, transpose, unit bool) trace.Params {
+	return trace.Params{"left_side": left, "lower": lower, "transpose_a": transpose, "conjugate_a": false, "unit_diagonal": unit}
 }
 
 func axes(a ...int) trace.Params { return trace.Params{"axes": a} }

@@ -148,7 +148,7 @@ func (d *decoder) param(spec trace.ParamSpec, p *pb.Param, depth int) (any, erro
 			if err != nil {
 				return nil, fmt.Errorf("binding host callback %s: %v", c.GetName(), err)
 			}
-			if cb == nil || cb.CallbackName() != c.GetName() {
+			if cb == nil || exportName(cb) != c.GetName() {
 				return nil, fmt.Errorf("binding host callback %s gave a callback of another name", c.GetName())
 			}
 			return cb, nil

@@ -362,7 +362,7 @@ func encodeParam(spec trace.ParamSpec, v any, depth int) (*pb.Param, error) {
 		if err != nil {
 			return nil, fmt.Errorf("host callback %s: %w", c.CallbackName(), err)
 		}
-		p.Value = &pb.Param_Callback{Callback: &pb.Callback{Name: c.CallbackName(), Kind: c.CallbackKind(), Spec: spec}}
+		p.Value = &pb.Param_Callback{Callback: &pb.Callback{Name: exportName(c), Kind: c.CallbackKind(), Spec: spec}}
 	case trace.ParamTransforms:
 		ts, ok := v.(trace.Transforms)
 		if !ok {

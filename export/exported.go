@@ -196,7 +196,7 @@ func (e *Exported) CheckPlatform(platform string) error {
 // sorted, each once.
 func (e *Exported) CallbackNames() []string {
 	var names []string
-	walkCallbacks(e.Jaxpr, func(c trace.Callback) { names = append(names, c.CallbackName()) })
+	walkCallbacks(e.Jaxpr, func(c trace.Callback) { names = append(names, exportName(c)) })
 	slices.Sort(names)
 	return slices.Compact(names)
 }

@@ -112,6 +112,19 @@ type ExportableCallback interface {
 	ExportSpec() ([]byte, error)
 }
 
+// A callback may be stored under another name than the one jaxprs print
+// (id_print with an output_stream is stored under the stream's name, the
+// function a load binds).
+type exportNamer interface{ ExportName() string }
+
+// exportName is the name a callback is stored and bound under.
+func exportName(c trace.Callback) string {
+	if n, ok := c.(exportNamer); ok {
+		return n.ExportName()
+	}
+	return c.CallbackName()
+}
+
 // Deserialize loads an artifact. callbacks binds each host callback the
 // artifact stores by name; every stored name must be bound and every bound
 // name must be used. Nothing in data can make it panic: bytes that are not

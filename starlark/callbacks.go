@@ -36,6 +36,9 @@ type hostCallback struct {
 	resultTree  *TreeDef
 	resultAvals []trace.AVal
 	withDevice  bool
+	// storedName is the name an artifact bound this callback under, when
+	// it was loaded from one (export_callbacks.go).
+	storedName string
 }
 
 var _ trace.Callback = (*hostCallback)(nil)

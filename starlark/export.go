@@ -299,6 +299,10 @@ func dialectTree(t *export.TreeDef) *TreeDef {
 	return out
 }
 
+// exportRoundTrip, when set (by a test), runs every top-level jitted call
+// through export, serialize and deserialize instead.
+var exportRoundTrip func(thread *starlark.Thread, j *Jitted, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+
 // An Exported is the Starlark value of an export.Exported.
 type Exported struct {
 	e *export.Exported
@@ -455,6 +459,12 @@ func (x *Exported) call(thread *starlark.Thread, args starlark.Tuple, kwargs []s
 				e.FunName, e.InTree, got)
 		}
 	}
+	return x.callLeaves(thread, leaves)
+}
+
+// callLeaves runs the artifact on its flattened arguments.
+func (x *Exported) callLeaves(thread *starlark.Thread, leaves []starlark.Value) (starlark.Value, error) {
+	e := x.e
 	if len(leaves) != len(e.InAvals) {
 		return nil, fmt.Errorf("Function '%s' was exported for %d array arguments and is called with %d", e.FunName, len(e.InAvals), len(leaves))
 	}

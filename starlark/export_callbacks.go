@@ -21,6 +21,18 @@ var _ export.ExportableCallback = (*hostCallback)(nil)
 
 func (c *hostCallback) CallbackKind() string { return c.kind }
 
+// ExportName is the name the callback is stored and bound under: id_print
+// with an output_stream binds the stream.
+func (c *hostCallback) ExportName() string {
+	if c.storedName != "" {
+		return c.storedName
+	}
+	if c.print != nil && c.print.stream != nil {
+		return c.print.stream.Name()
+	}
+	return c.name
+}
+
 // callbackSpec is what a hostCallback holds besides its function.
 type callbackSpec struct {
 	ArgTree     *export.TreeDef `json:"arg_tree"`
@@ -30,6 +42,8 @@ type callbackSpec struct {
 	ResultTree  *export.TreeDef `json:"result_tree,omitempty"`
 	ResultAvals []specAVal      `json:"result_avals,omitempty"`
 	WithDevice  bool            `json:"with_device,omitempty"`
+	// Stream: an id_print whose output_stream is the bound function.
+	Stream bool `json:"stream,omitempty"`
 }
 
 type specAVal struct {
@@ -48,10 +62,8 @@ func (c *hostCallback) ExportSpec() ([]byte, error) {
 		s.Kwargs = append(s.Kwargs, [2]any{string(kv[0].(starlark.String)), v})
 	}
 	if c.print != nil {
-		if c.print.stream != nil {
-			return nil, fmt.Errorf("id_print with output_stream= cannot be exported (its stream is a function of this process)")
-		}
 		s.Threshold = c.print.threshold
+		s.Stream = c.print.stream != nil
 	}
 	for _, a := range c.resultAvals {
 		s.ResultAvals = append(s.ResultAvals, specAVal{DType: a.DType.Name(), Shape: a.Shape, Weak: a.Weak})
@@ -136,7 +148,7 @@ func decodeCallback(name string, fn starlark.Callable, kind string, spec []byte)
 	if s.ArgTree == nil || s.ArgTree.NumLeaves() != s.NArgs {
 		return nil, fmt.Errorf("its stored argument structure does not match its %d arguments", s.NArgs)
 	}
-	c := &hostCallback{fn: fn, name: name, kind: kind, argTree: dialectTree(s.ArgTree), nArgs: s.NArgs,
+	c := &hostCallback{fn: fn, name: name, storedName: name, kind: kind, argTree: dialectTree(s.ArgTree), nArgs: s.NArgs,
 		resultTree: dialectTree(s.ResultTree), withDevice: s.WithDevice}
 	for _, kv := range s.Kwargs {
 		k, ok := kv[0].(string)
@@ -150,8 +162,14 @@ func decodeCallback(name string, fn starlark.Callable, kind string, spec []byte)
 		c.kwargs = append(c.kwargs, starlark.Tuple{starlark.String(k), v})
 	}
 	if kind == "id_print" {
-		c.fn = nil
+		c.fn, c.name = nil, "id_print"
 		c.print = &printOptions{threshold: s.Threshold}
+		if s.Stream {
+			if fn == nil {
+				return nil, fmt.Errorf("its output_stream is not bound")
+			}
+			c.print.stream = fn
+		}
 	}
 	for _, a := range s.ResultAvals {
 		dt, err := trace.ParseDType(a.DType)
@@ -188,11 +206,15 @@ func checkCallbackNames(e *export.Exported) error {
 			for _, v := range eqn.Params {
 				switch x := v.(type) {
 				case *hostCallback:
-					if prev, ok := fns[x.name]; ok && prev != x.fn && err == nil {
-						err = fmt.Errorf("export(%s): two different host callbacks are named %s; deserialize binds callbacks by name, so give them distinct names",
-							e.FunName, x.name)
+					name, fn := x.ExportName(), x.fn
+					if x.print != nil {
+						fn = x.print.stream
 					}
-					fns[x.name] = x.fn
+					if prev, ok := fns[name]; ok && prev != fn && err == nil {
+						err = fmt.Errorf("export(%s): two different host callbacks are named %s; deserialize binds callbacks by name, so give them distinct names",
+							e.FunName, name)
+					}
+					fns[name] = fn
 				case *trace.Jaxpr:
 					walk(x)
 				case []*trace.Jaxpr:

@@ -123,6 +123,9 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		}
 		return j.callNested(thread, ts, args, kwargs)
 	}
+	if exportRoundTrip != nil {
+		return exportRoundTrip(thread, j, args, kwargs)
+	}
 	var c *compiledFun
 	var leaves []*Array
 	if ok {

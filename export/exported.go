@@ -133,6 +133,7 @@ func New(funName string, j *trace.Jaxpr, inTree, outTree *TreeDef, defaultPlatfo
 		Jaxpr:                    j,
 	}
 	e.OrderedEffects, e.UnorderedEffects = splitEffects(j.Effects)
+	e.vjp = lazyVJP(e)
 	return e, nil
 }
 

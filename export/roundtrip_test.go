@@ -213,3 +213,63 @@ func TestCorpusCoversPrimitiveTable(t *testing.T) {
 		t.Logf("primitives without a round-trip example in corpus_test.go: %s", strings.Join(uncovered, ", "))
 	}
 }
+
+// The seed's example: 7*x^3 serialized with three levels of VJP; each
+// level's derivative at 0.1 and no fourth.
+func TestVJPOrder(t *testing.T) {
+	j := newJB(t)
+	x := j.in(trace.Float32)
+	y := j.one("mul", nil, j.one("mul", nil, j.one("mul", nil, lit(t, 7.0, trace.Float32, true), x), x), x)
+	e := mustExport(t, "f", j.build(y))
+	data, err := e.Serialize(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := export.Deserialize(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(loaded.String(), "vjp_order: 3") {
+		t.Errorf("inspect does not show the VJP order:\n%s", loaded)
+	}
+	dev, err := jit.LookupDevice("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scalar := func(v float32) jit.Buffer {
+		b, err := jit.FromHost(dev, trace.NewAVal(trace.Float32), binary.LittleEndian.AppendUint32(nil, math.Float32bits(v)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	// Level k+1 takes level k's inputs and a cotangent per output of level
+	// k: 1 for the first, 0 for the others, so its first output is the
+	// (k+1)-th derivative at x.
+	want := []float32{0.007, 0.21, 4.2, 42}
+	level := loaded
+	args := []jit.Buffer{scalar(0.1)}
+	for k := 0; k < 4; k++ {
+		outs, err := level.Run(dev, args, jit.NoHost)
+		if err != nil {
+			t.Fatalf("level %d: %v", k, err)
+		}
+		raw, _ := jit.ToHost(outs[0])
+		got := math.Float32frombits(binary.LittleEndian.Uint32(raw))
+		if math.Abs(float64(got-want[k])) > 1e-5*math.Max(1, float64(want[k])) {
+			t.Errorf("level %d: %v, want %v", k, got, want[k])
+		}
+		if k == 3 {
+			break
+		}
+		if level, err = level.VJP(); err != nil {
+			t.Fatalf("level %d: %v", k, err)
+		}
+		for i := range len(level.InAvals) - len(args) {
+			args = append(args, scalar(map[bool]float32{true: 1}[i == 0]))
+		}
+	}
+	if _, err := level.VJP(); err == nil || err.Error() != "No VJP is available" {
+		t.Errorf("a fourth VJP: %v, want No VJP is available", err)
+	}
+}

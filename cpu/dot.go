@@ -29,12 +29,14 @@ import (
 //     OR of ANDs.
 //
 // Every output element is Σ_k a·b accumulated in k order from +0 in the
-// compute type, each product rounded before it is added (no fused
-// multiply-add, the same in Go and in the assembly kernels, so every path
-// gives bit-identical results; Go would fuse x*y+z on some platforms, which
-// the explicit T(x*y) conversions forbid). float32 stays float32 throughout:
-// no reduced-precision (TF32-like) shortcut. The result is then rounded once
-// into the result dtype (float16/bfloat16 from float32).
+// compute type. The matmul (dot_gemm.go) fuses each float product into the
+// sum, acc = fma(a, b, acc), in its assembly kernels and its portable one
+// alike, so it gives the same bits on every machine. The matrix-vector
+// paths, bound by memory rather than arithmetic, round each product before
+// adding it (the explicit T(x*y) conversions keep Go from fusing there).
+// float32 stays float32 throughout: no reduced-precision (TF32-like)
+// shortcut. The result is then rounded once into the result dtype
+// (float16/bfloat16 from float32).
 
 func init() { registerKernel("dot_general", dotKernel) }
 

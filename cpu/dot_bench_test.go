@@ -41,3 +41,14 @@ func benchMatmul(b *testing.B, m, k, n int) {
 	}
 	b.ReportMetric(2*float64(m)*float64(k)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
+
+// BenchmarkMatmul2048Float32 is the large square case, bound by arithmetic:
+// compare its GFLOP/s with bench/machine's BenchmarkPeakFMA.
+func BenchmarkMatmul2048Float32(b *testing.B) {
+	benchMatmul(b, 2048, 2048, 2048)
+}
+
+// BenchmarkMatmul64Float32 is a small matmul, where per-call overheads show.
+func BenchmarkMatmul64Float32(b *testing.B) {
+	benchMatmul(b, 64, 64, 64)
+}

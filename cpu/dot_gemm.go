@@ -10,9 +10,11 @@ package cpu
 // the A block, which stays in L2.
 //
 // Each output's products are added in k order: the first kc block starts
-// from +0, later blocks continue from the partial sum stored in C. So the
-// result is exactly the sequential sum Σ_k a·b, whatever the blocking,
-// the kernel (assembly or Go) or the number of threads.
+// from +0, later blocks continue from the partial sum stored in C. Float
+// products are fused into the sum (acc = fma(a, b, acc), one rounding per
+// step, as BLAS does on FMA hardware). So the result is exactly the
+// sequential fused sum over k, whatever the blocking, the kernel (assembly
+// or Go) or the number of threads.
 //
 // Parallel work: with many batch elements, whole matmuls go to workers
 // (each one sequential); otherwise each B panel is packed once, its slivers
@@ -26,22 +28,27 @@ const (
 )
 
 // A gemmKernel computes one mr × nr tile: c[r*ldc+j] (+)= Σ_p a[p*mr+r]·b[p*nr+j]
-// for p < kc, from +0 unless accumulate.
+// for p < kc, from +0 unless accumulate. next, when not 0, is the offset
+// in elements from c of the tile computed after this one, which a kernel
+// may prefetch.
 type gemmKernel[T dotElem] struct {
 	mr, nr int
-	tile   func(kc int, a, b, c []T, ldc int, accumulate bool)
+	tile   func(kc int, a, b, c []T, ldc int, accumulate bool, next int)
 }
 
 // gemmKernelFor picks the fastest kernel for T on this machine: assembly
-// for float32 and float64 where the CPU has it, else the portable one.
+// for float32 and float64 where the CPU has it, else a portable one (fused
+// for floats, so every machine computes the same bits).
 func gemmKernelFor[T dotElem]() gemmKernel[T] {
 	var best any
 	switch any(*new(T)).(type) {
 	case float32:
+		best = gemmPortableFloat32
 		if len(gemmFloat32Available) > 0 {
 			best = gemmFloat32Available[0]
 		}
 	case float64:
+		best = gemmPortableFloat64
 		if len(gemmFloat64Available) > 0 {
 			best = gemmFloat64Available[0]
 		}
@@ -156,7 +163,13 @@ func (w *gemmWork[T]) rowBlock(bi, ib, ie, j0, j1, p0, kc int) {
 			as := w.aPack[ir*kc : (ir+mr)*kc]
 			ct := cb[(ib+ir)*g.n+j0+jr:]
 			if ir+mr <= mc && jr+nr <= nc {
-				w.kern.tile(kc, as, bs, ct, g.n, p0 > 0)
+				// The next tile is the one below, or at the end of the
+				// block the top of the next column of tiles.
+				next := mr * g.n
+				if ir+mr >= mc {
+					next = nr - ir*g.n
+				}
+				w.kern.tile(kc, as, bs, ct, g.n, p0 > 0, next)
 				continue
 			}
 			w.edgeTile(kc, as, bs, ct, min(mr, mc-ir), min(nr, nc-jr), p0 > 0)
@@ -173,7 +186,7 @@ func (w *gemmWork[T]) edgeTile(kc int, as, bs, ct []T, rows, cols int, accumulat
 			copy(w.edge[r*nr:r*nr+cols], ct[r*n:r*n+cols])
 		}
 	}
-	w.kern.tile(kc, as, bs, w.edge, nr, accumulate)
+	w.kern.tile(kc, as, bs, w.edge, nr, accumulate, 0)
 	for r := range rows {
 		copy(ct[r*n:r*n+cols], w.edge[r*nr:r*nr+cols])
 	}
@@ -184,8 +197,18 @@ func (w *gemmWork[T]) edgeTile(kc int, as, bs, ct []T, rows, cols int, accumulat
 // the last row.
 func packRows[T dotElem](dst, x []T, base int, rowOff, kOff dotOffsets, mr int) {
 	kc := kOff.n
+	var rows [16][]T // the sliver's rows, when contiguous in k
 	for s := 0; s < rowOff.n; s += mr {
 		sliver := dst[s*kc : (s+mr)*kc]
+		if kOff.contiguous() && mr <= len(rows) && s+mr <= rowOff.n {
+			// Whole sliver, rows contiguous in k: read mr rows side by side
+			// and write the sliver in order, one contiguous stream.
+			for r := range mr {
+				rows[r] = x[base+rowOff.at(s+r)+kOff.at(0):][:kc]
+			}
+			packRowsContiguous(sliver, rows[:mr], kc)
+			continue
+		}
 		for r := range mr {
 			if s+r >= rowOff.n {
 				for p := range kc {
@@ -208,6 +231,21 @@ func packRows[T dotElem](dst, x []T, base int, rowOff, kOff dotOffsets, mr int) 
 				for p, o := range kOff.table {
 					sliver[p*mr+r] = x[start+o]
 				}
+			}
+		}
+	}
+}
+
+// packRowsContiguous interleaves rows (each kc long) into sliver:
+// sliver[p*len(rows)+r] = rows[r][p].
+func packRowsContiguous[T dotElem](sliver []T, rows [][]T, kc int) {
+	mr := len(rows)
+	for p0 := 0; p0 < kc; p0 += 8 {
+		p1 := min(p0+8, kc)
+		for r, row := range rows {
+			src := row[p0:p1]
+			for i, v := range src {
+				sliver[(p0+i)*mr+r] = v
 			}
 		}
 	}
@@ -243,7 +281,7 @@ func packColumns[T dotElem](dst, x []T, base int, kOff, colOff dotOffsets, c0, c
 // accumulators, which with the four B values and one A value fits amd64's
 // registers (a 4×4 tile spills and runs three times slower). T(a*b) keeps
 // Go from fusing the multiply-add.
-func gemmTile2x4[T dotElem](kc int, a, b, c []T, ldc int, accumulate bool) {
+func gemmTile2x4[T dotElem](kc int, a, b, c []T, ldc int, accumulate bool, _ int) {
 	var c00, c01, c02, c03, c10, c11, c12, c13 T
 	if accumulate {
 		r0, r1 := c[:4:4], c[ldc:ldc+4:ldc+4]

@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -101,6 +102,8 @@ func refDot[T any](ls, rs []int, dn trace.DotDimensionNumbers, a, b []T, mulAdd 
 
 func f32MulAdd(acc, x, y float32) float32 { return acc + float32(x*y) }
 
+func f32FusedMulAdd(acc, x, y float32) float32 { return fusedMulAdd32(x, y, acc) }
+
 func randomValues(rng *rand.Rand, n int, small bool) []float64 {
 	v := make([]float64, n)
 	for i := range v {
@@ -122,7 +125,9 @@ func toFloat32s(v []float64) []float32 {
 }
 
 // Layouts and dimension numbers of every kind, float32, against the
-// sequential reference bit for bit (the kernels promise the same sum order).
+// sequential reference bit for bit (the kernels promise the same sum order):
+// fused multiply-adds where the matmul runs, rounded products on the
+// matrix-vector paths.
 func TestDotGeneralLayoutsFloat32(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	cases := []struct {
@@ -159,7 +164,11 @@ func TestDotGeneralLayoutsFloat32(t *testing.T) {
 		av, bv := randomValues(rng, sz(tc.ls), false), randomValues(rng, sz(tc.rs), false)
 		lhs, rhs := bufferOf(t, trace.Float32, tc.ls, anys(av)...), bufferOf(t, trace.Float32, tc.rs, anys(bv)...)
 		got := dotApply(t, lhs, rhs, tc.dn, trace.InvalidDType)
-		want := refDot(tc.ls, tc.rs, tc.dn, toFloat32s(av), toFloat32s(bv), f32MulAdd)
+		mulAdd := f32FusedMulAdd
+		if g := newDotGeometry(tc.ls, tc.rs, tc.dn); g.m == 1 || g.n == 1 {
+			mulAdd = f32MulAdd
+		}
+		want := refDot(tc.ls, tc.rs, tc.dn, toFloat32s(av), toFloat32s(bv), mulAdd)
 		if got.Len() != len(want) {
 			t.Fatalf("%s: %d elements, want %d", tc.name, got.Len(), len(want))
 		}
@@ -203,7 +212,7 @@ func TestDotOffsets(t *testing.T) {
 }
 
 // float64 through each path (matmul, matrix-vector, vector-matrix), bit
-// for bit against the sequential float64 sum.
+// for bit against the sequential float64 sum (fused for the matmul).
 func TestDotGeneralFloat64Paths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 15))
 	for _, tc := range []struct{ ls, rs []int }{{[]int{37, 53}, []int{53, 29}}, {[]int{70, 300}, []int{300}}, {[]int{300}, []int{300, 70}}} {
@@ -220,7 +229,11 @@ func TestDotGeneralFloat64Paths(t *testing.T) {
 			av[i] *= 1 + 1.0/3 // products that round
 		}
 		got := dotApply(t, bufferOf(t, trace.Float64, tc.ls, anys(av)...), bufferOf(t, trace.Float64, tc.rs, anys(bv)...), dn, trace.InvalidDType)
-		want := refDot(tc.ls, tc.rs, dn, av, bv, func(acc, x, y float64) float64 { return acc + float64(x*y) })
+		mulAdd := func(acc, x, y float64) float64 { return acc + float64(x*y) }
+		if len(tc.rs) == 2 && len(tc.ls) == 2 {
+			mulAdd = func(acc, x, y float64) float64 { return math.FMA(x, y, acc) }
+		}
+		want := refDot(tc.ls, tc.rs, dn, av, bv, mulAdd)
 		checkElements(t, fmt.Sprintf("float64 %v·%v", tc.ls, tc.rs), got, anys(want)...)
 	}
 }
@@ -304,7 +317,7 @@ func TestDotGeneralEmptyAndSigns(t *testing.T) {
 }
 
 // Every assembly micro-kernel this machine runs computes the same bits as
-// the portable one, on ragged shapes that exercise the edge tiles and
+// the portable fused one, on ragged shapes that exercise the edge tiles and
 // several kc blocks.
 func TestGemmKernelsAgree(t *testing.T) {
 	if len(gemmFloat32Available)+len(gemmFloat64Available) == 0 {
@@ -329,7 +342,11 @@ func checkKernelAgrees[T float32 | float64](t *testing.T, kern gemmKernel[T], co
 		}
 		g := newDotGeometry([]int{m, k}, []int{k, n}, dotDims([]int{1}, []int{0}, nil, nil))
 		want, got := make([]T, m*n), make([]T, m*n)
-		gemmWith(gemmKernel[T]{mr: 2, nr: 4, tile: gemmTile2x4[T]}, g, a, b, want)
+		var portable any = gemmPortableFloat32
+		if _, ok := any(a).([]float64); ok {
+			portable = gemmPortableFloat64
+		}
+		gemmWith(portable.(gemmKernel[T]), g, a, b, want)
 		gemmWith(kern, g, a, b, got)
 		for i := range want {
 			if got[i] != want[i] {
@@ -337,4 +354,45 @@ func checkKernelAgrees[T float32 | float64](t *testing.T, kern gemmKernel[T], co
 			}
 		}
 	}
+}
+
+// fusedMulAdd32 rounds a*b+c once: checked against exact big.Float
+// arithmetic on random operands and on sums built to land just beside a
+// float32 rounding midpoint, where rounding through float64 would round
+// twice.
+func TestFusedMulAdd32(t *testing.T) {
+	exact := func(a, b, c float32) float32 {
+		p := new(big.Float).SetPrec(0).SetFloat64(float64(a))
+		p.Mul(p, new(big.Float).SetFloat64(float64(b)))
+		s := new(big.Float).SetPrec(2000).Add(p, new(big.Float).SetFloat64(float64(c)))
+		f, _ := s.Float32()
+		return f
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(a, b, c float32) {
+		if got, want := fusedMulAdd32(a, b, c), exact(a, b, c); math.Float32bits(got) != math.Float32bits(want) {
+			t.Fatalf("fma(%g, %g, %g) = %g, want %g", a, b, c, got, want)
+		}
+	}
+	for range 200000 {
+		a, b := float32(rng.NormFloat64()), float32(rng.NormFloat64())
+		c := float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(80)-40)))
+		check(a, b, c)
+	}
+	// a*b = 2^-24·(1 - 2^-30), just under half an ulp of c = 1 + 2^-23: the
+	// exact sum rounds down to c, but rounded to float64 first it becomes
+	// the midpoint c + 2^-24, which then rounds to even, up.
+	a := float32(1 + 1.0/(1<<15))
+	b := float32(math.Ldexp(1-1.0/(1<<15), -24))
+	for _, c := range []float32{1 + 1.0/(1<<23), 1 + 3.0/(1<<23), 1, 3.5} {
+		check(a, b, c)
+		check(a, -b, -c)
+		check(-a, b, -c)
+	}
+	if naive := float32(math.FMA(float64(a), float64(b), 1+1.0/(1<<23))); naive == fusedMulAdd32(a, b, 1+1.0/(1<<23)) {
+		t.Fatalf("the midpoint case does not show double rounding (%g)", naive)
+	}
+	check(0, 5, float32(math.Copysign(0, -1)))
+	check(float32(math.Inf(1)), 1, 3)
+	check(3.4e38, 10, 0)
 }

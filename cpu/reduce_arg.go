@@ -124,10 +124,7 @@ func argSpan[T elemReal](isMax bool, x []T, idx []int, s span3) {
 // on the pool; on a tie the earlier half wins.
 func argLineSplit[T elemReal](isMax bool, x []T) argChoice[T] {
 	if len(x) <= parallelLine {
-		i := argMinLine(x)
-		if isMax {
-			i = argMaxLine(x)
-		}
+		i := argLine(isMax, x)
 		return argChoice[T]{x[i], i}
 	}
 	h := len(x) / 2
@@ -146,6 +143,61 @@ func argLineSplit[T elemReal](isMax bool, x []T) argChoice[T] {
 		return parts[1]
 	}
 	return parts[0]
+}
+
+// argBlock is how many elements argLine folds at a time: small enough
+// that finding an improved extreme inside a block is cheap, large enough
+// that the per-block work vanishes.
+const argBlock = 2048
+
+// argLine is the index of the extreme of a contiguous line in one read:
+// each block's extreme and whether it holds a NaN come from one vector
+// pass (blockExtremeAsm); only a block that beats the best so far is read
+// again, for the first index of its extreme (or of its first NaN). Types
+// without an assembly fold scan element by element.
+func argLine[T elemReal](isMax bool, x []T) int {
+	if _, _, done := blockExtremeAsm(x[:min(len(x), argBlock)], isMax); done == 0 {
+		if isMax {
+			return argMaxLine(x)
+		}
+		return argMinLine(x)
+	}
+	best, at := x[0], 0
+	if best != best {
+		return 0
+	}
+	for lo := 0; lo < len(x); lo += argBlock {
+		block := x[lo:min(lo+argBlock, len(x))]
+		m, nan, done := blockExtremeAsm(block, isMax)
+		if done == 0 {
+			m = block[0]
+		}
+		for _, v := range block[done:] {
+			nan = nan || v != v
+			if isMax {
+				m = max(m, v)
+			} else {
+				m = min(m, v)
+			}
+		}
+		switch {
+		case nan:
+			for i, v := range block {
+				if v != v {
+					return lo + i
+				}
+			}
+		case isMax && m > best || !isMax && m < best:
+			best = m
+			for i, v := range block {
+				if v == m {
+					at = lo + i
+					break
+				}
+			}
+		}
+	}
+	return at
 }
 
 func argMaxLine[T elemReal](x []T) int {

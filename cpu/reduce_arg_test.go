@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/jaxsh/jaxsh/trace"
@@ -71,4 +72,45 @@ func TestArgMaxLongLines(t *testing.T) {
 	checkElements(t, "first NaN (min)", argApply(t, "argmin", x, 0, trace.Int32), parallelLine+17)
 	v[parallelLine+17] = 5000
 	checkElements(t, "NaN late in the line", argApply(t, "argmax", x, 0, trace.Int32), n-3)
+}
+
+// argLine (block extremes in one vector pass, then a rescan of the block
+// that improves) against the element-by-element scans, on lines of every
+// length around the block and vector sizes, with many ties, signed zeros
+// and NaNs placed in the vector part and in the tail.
+func TestArgLineMatchesScalarScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{1, 31, 32, 33, 100, argBlock - 1, argBlock, argBlock + 40, 3*argBlock + 7} {
+		for trial := range 30 {
+			x32 := make([]float32, n)
+			for i := range x32 {
+				x32[i] = float32(rng.IntN(9) - 4) // many ties
+				if x32[i] == 0 && rng.IntN(2) == 0 {
+					x32[i] = float32(math.Copysign(0, -1))
+				}
+			}
+			if trial%3 == 0 {
+				x32[rng.IntN(n)] = float32(math.NaN())
+			}
+			if trial%5 == 0 {
+				x32[n-1] = float32(math.NaN())
+			}
+			x64 := make([]float64, n)
+			for i, v := range x32 {
+				x64[i] = float64(v)
+			}
+			for _, isMax := range []bool{true, false} {
+				want := argMinLine(x32)
+				if isMax {
+					want = argMaxLine(x32)
+				}
+				if got := argLine(isMax, x32); got != want {
+					t.Fatalf("float32 n=%d trial %d max=%v: %d, want %d", n, trial, isMax, got, want)
+				}
+				if got := argLine(isMax, x64); got != want {
+					t.Fatalf("float64 n=%d trial %d max=%v: %d, want %d", n, trial, isMax, got, want)
+				}
+			}
+		}
+	}
 }

@@ -1,0 +1,188 @@
+#include "textflag.h"
+
+// Loops that find the machine's limits: the fused multiply-add rate of the
+// widest vectors, and the memory bandwidth of plain vector reads and of
+// STREAM's triad. Each keeps enough independent work in flight that only
+// the hardware limits it.
+
+// func fmaLoopAVX512(n int)
+// n iterations of 24 independent VFMADD231PS on 512-bit vectors (enough
+// accumulators to cover the latency of two FMA units): 24·16·2 flops each.
+TEXT ·fmaLoopAVX512(SB), NOSPLIT, $0-8
+	MOVQ n+0(FP), CX
+	TESTQ CX, CX
+	JLE  fmadone
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+fma512loop:
+	VFMADD231PS Z24, Z25, Z0
+	VFMADD231PS Z24, Z25, Z1
+	VFMADD231PS Z24, Z25, Z2
+	VFMADD231PS Z24, Z25, Z3
+	VFMADD231PS Z24, Z25, Z4
+	VFMADD231PS Z24, Z25, Z5
+	VFMADD231PS Z24, Z25, Z6
+	VFMADD231PS Z24, Z25, Z7
+	VFMADD231PS Z24, Z25, Z8
+	VFMADD231PS Z24, Z25, Z9
+	VFMADD231PS Z24, Z25, Z10
+	VFMADD231PS Z24, Z25, Z11
+	VFMADD231PS Z24, Z25, Z12
+	VFMADD231PS Z24, Z25, Z13
+	VFMADD231PS Z24, Z25, Z14
+	VFMADD231PS Z24, Z25, Z15
+	VFMADD231PS Z24, Z25, Z16
+	VFMADD231PS Z24, Z25, Z17
+	VFMADD231PS Z24, Z25, Z18
+	VFMADD231PS Z24, Z25, Z19
+	VFMADD231PS Z24, Z25, Z20
+	VFMADD231PS Z24, Z25, Z21
+	VFMADD231PS Z24, Z25, Z22
+	VFMADD231PS Z24, Z25, Z23
+	DECQ CX
+	JNZ  fma512loop
+fmadone:
+	VZEROUPPER
+	RET
+
+// func fmaLoopAVX2(n int)
+// n iterations of 12 independent VFMADD231PS on 256-bit vectors: 12·8·2
+// flops each.
+TEXT ·fmaLoopAVX2(SB), NOSPLIT, $0-8
+	MOVQ n+0(FP), CX
+	TESTQ CX, CX
+	JLE  fmadone
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+fma256loop:
+	VFMADD231PS Y12, Y13, Y0
+	VFMADD231PS Y12, Y13, Y1
+	VFMADD231PS Y12, Y13, Y2
+	VFMADD231PS Y12, Y13, Y3
+	VFMADD231PS Y12, Y13, Y4
+	VFMADD231PS Y12, Y13, Y5
+	VFMADD231PS Y12, Y13, Y6
+	VFMADD231PS Y12, Y13, Y7
+	VFMADD231PS Y12, Y13, Y8
+	VFMADD231PS Y12, Y13, Y9
+	VFMADD231PS Y12, Y13, Y10
+	VFMADD231PS Y12, Y13, Y11
+	DECQ CX
+	JNZ  fma256loop
+fmadone:
+	VZEROUPPER
+	RET
+
+// func readLoopAVX2(x *float32, n int) float32
+// Sums x[:n] (n a multiple of 64) into eight vector accumulators: one
+// load and one add per 32 bytes, far below what the core can issue, so the
+// memory system sets the rate.
+TEXT ·readLoopAVX2(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $6, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JZ   readdone
+readloop:
+	VADDPS 0(SI), Y0, Y0
+	VADDPS 32(SI), Y1, Y1
+	VADDPS 64(SI), Y2, Y2
+	VADDPS 96(SI), Y3, Y3
+	VADDPS 128(SI), Y4, Y4
+	VADDPS 160(SI), Y5, Y5
+	VADDPS 192(SI), Y6, Y6
+	VADDPS 224(SI), Y7, Y7
+	ADDQ $256, SI
+	DECQ CX
+	JNZ  readloop
+readdone:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y5, Y4, Y4
+	VADDPS Y7, Y6, Y6
+	VADDPS Y2, Y0, Y0
+	VADDPS Y6, Y4, Y4
+	VADDPS Y4, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	MOVSS X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func triadLoopAVX2(a, b, c *float32, s float32, n int)
+// a[i] = b[i] + s·c[i] for i < n (n a multiple of 32): STREAM's triad.
+TEXT ·triadLoopAVX2(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ c+16(FP), DX
+	VBROADCASTSS s+24(FP), Y15
+	MOVQ n+32(FP), CX
+	SHRQ $5, CX
+	JZ   triaddone
+triadloop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VFMADD231PS 0(DX), Y15, Y0
+	VFMADD231PS 32(DX), Y15, Y1
+	VFMADD231PS 64(DX), Y15, Y2
+	VFMADD231PS 96(DX), Y15, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  triadloop
+triaddone:
+	VZEROUPPER
+	RET

@@ -1,0 +1,233 @@
+#include "textflag.h"
+
+// Block extremes for argmax and argmin (reduce_arg.go): the max (or min)
+// of a block of float32 or float64 and whether the block holds a NaN, in
+// one read. VMAXPS/VMINPS pass their second operand through when either
+// is NaN, so NaNs are tracked separately, by an unordered self-compare
+// ORed into a mask; the caller never uses the extreme of a block that
+// holds a NaN, and finds the index of an extreme by comparing values, so
+// which zero (+0 or -0) the instructions keep does not matter.
+
+// func maxNaNF32AVX(x *float32, n int) (m float32, nan bool)
+// n a positive multiple of 32.
+TEXT ·maxNaNF32AVX(SB), NOSPLIT, $0-21
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $5, CX
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VCMPPS $3, Y0, Y0, Y4
+	VCMPPS $3, Y1, Y1, Y5
+	VCMPPS $3, Y2, Y2, Y6
+	VCMPPS $3, Y3, Y3, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JZ   fold
+loop:
+	VMOVUPS 0(SI), Y8
+	VMOVUPS 32(SI), Y9
+	VMOVUPS 64(SI), Y10
+	VMOVUPS 96(SI), Y11
+	VMAXPS Y0, Y8, Y0
+	VMAXPS Y1, Y9, Y1
+	VMAXPS Y2, Y10, Y2
+	VMAXPS Y3, Y11, Y3
+	VCMPPS $3, Y8, Y8, Y12
+	VORPS Y12, Y4, Y4
+	VCMPPS $3, Y9, Y9, Y13
+	VORPS Y13, Y5, Y5
+	VCMPPS $3, Y10, Y10, Y14
+	VORPS Y14, Y6, Y6
+	VCMPPS $3, Y11, Y11, Y15
+	VORPS Y15, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+fold:
+	VORPS Y5, Y4, Y4
+	VORPS Y7, Y6, Y6
+	VORPS Y6, Y4, Y4
+	VMOVMSKPS Y4, AX
+	TESTL AX, AX
+	SETNE nan+20(FP)
+	VMAXPS Y1, Y0, Y0
+	VMAXPS Y3, Y2, Y2
+	VMAXPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X1, X0, X0
+	VMOVSS X0, m+16(FP)
+	VZEROUPPER
+	RET
+
+// func minNaNF32AVX(x *float32, n int) (m float32, nan bool)
+// n a positive multiple of 32.
+TEXT ·minNaNF32AVX(SB), NOSPLIT, $0-21
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $5, CX
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VCMPPS $3, Y0, Y0, Y4
+	VCMPPS $3, Y1, Y1, Y5
+	VCMPPS $3, Y2, Y2, Y6
+	VCMPPS $3, Y3, Y3, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JZ   fold
+loop:
+	VMOVUPS 0(SI), Y8
+	VMOVUPS 32(SI), Y9
+	VMOVUPS 64(SI), Y10
+	VMOVUPS 96(SI), Y11
+	VMINPS Y0, Y8, Y0
+	VMINPS Y1, Y9, Y1
+	VMINPS Y2, Y10, Y2
+	VMINPS Y3, Y11, Y3
+	VCMPPS $3, Y8, Y8, Y12
+	VORPS Y12, Y4, Y4
+	VCMPPS $3, Y9, Y9, Y13
+	VORPS Y13, Y5, Y5
+	VCMPPS $3, Y10, Y10, Y14
+	VORPS Y14, Y6, Y6
+	VCMPPS $3, Y11, Y11, Y15
+	VORPS Y15, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+fold:
+	VORPS Y5, Y4, Y4
+	VORPS Y7, Y6, Y6
+	VORPS Y6, Y4, Y4
+	VMOVMSKPS Y4, AX
+	TESTL AX, AX
+	SETNE nan+20(FP)
+	VMINPS Y1, Y0, Y0
+	VMINPS Y3, Y2, Y2
+	VMINPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMINPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMINPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMINPS X1, X0, X0
+	VMOVSS X0, m+16(FP)
+	VZEROUPPER
+	RET
+
+// func maxNaNF64AVX(x *float64, n int) (m float64, nan bool)
+// n a positive multiple of 16.
+TEXT ·maxNaNF64AVX(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD 64(SI), Y2
+	VMOVUPD 96(SI), Y3
+	VCMPPD $3, Y0, Y0, Y4
+	VCMPPD $3, Y1, Y1, Y5
+	VCMPPD $3, Y2, Y2, Y6
+	VCMPPD $3, Y3, Y3, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JZ   fold
+loop:
+	VMOVUPD 0(SI), Y8
+	VMOVUPD 32(SI), Y9
+	VMOVUPD 64(SI), Y10
+	VMOVUPD 96(SI), Y11
+	VMAXPD Y0, Y8, Y0
+	VMAXPD Y1, Y9, Y1
+	VMAXPD Y2, Y10, Y2
+	VMAXPD Y3, Y11, Y3
+	VCMPPD $3, Y8, Y8, Y12
+	VORPD Y12, Y4, Y4
+	VCMPPD $3, Y9, Y9, Y13
+	VORPD Y13, Y5, Y5
+	VCMPPD $3, Y10, Y10, Y14
+	VORPD Y14, Y6, Y6
+	VCMPPD $3, Y11, Y11, Y15
+	VORPD Y15, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+fold:
+	VORPD Y5, Y4, Y4
+	VORPD Y7, Y6, Y6
+	VORPD Y6, Y4, Y4
+	VMOVMSKPD Y4, AX
+	TESTL AX, AX
+	SETNE nan+24(FP)
+	VMAXPD Y1, Y0, Y0
+	VMAXPD Y3, Y2, Y2
+	VMAXPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VMAXPD X1, X0, X0
+	VMOVSD X0, m+16(FP)
+	VZEROUPPER
+	RET
+
+// func minNaNF64AVX(x *float64, n int) (m float64, nan bool)
+// n a positive multiple of 16.
+TEXT ·minNaNF64AVX(SB), NOSPLIT, $0-25
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD 64(SI), Y2
+	VMOVUPD 96(SI), Y3
+	VCMPPD $3, Y0, Y0, Y4
+	VCMPPD $3, Y1, Y1, Y5
+	VCMPPD $3, Y2, Y2, Y6
+	VCMPPD $3, Y3, Y3, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JZ   fold
+loop:
+	VMOVUPD 0(SI), Y8
+	VMOVUPD 32(SI), Y9
+	VMOVUPD 64(SI), Y10
+	VMOVUPD 96(SI), Y11
+	VMINPD Y0, Y8, Y0
+	VMINPD Y1, Y9, Y1
+	VMINPD Y2, Y10, Y2
+	VMINPD Y3, Y11, Y3
+	VCMPPD $3, Y8, Y8, Y12
+	VORPD Y12, Y4, Y4
+	VCMPPD $3, Y9, Y9, Y13
+	VORPD Y13, Y5, Y5
+	VCMPPD $3, Y10, Y10, Y14
+	VORPD Y14, Y6, Y6
+	VCMPPD $3, Y11, Y11, Y15
+	VORPD Y15, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+fold:
+	VORPD Y5, Y4, Y4
+	VORPD Y7, Y6, Y6
+	VORPD Y6, Y4, Y4
+	VMOVMSKPD Y4, AX
+	TESTL AX, AX
+	SETNE nan+24(FP)
+	VMINPD Y1, Y0, Y0
+	VMINPD Y3, Y2, Y2
+	VMINPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMINPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VMINPD X1, X0, X0
+	VMOVSD X0, m+16(FP)
+	VZEROUPPER
+	RET

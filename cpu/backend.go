@@ -113,7 +113,7 @@ func (b *backend) Devices() []jit.Device {
 func (b *backend) create(n int) {
 	b.devices = make([]jit.Device, n)
 	for i := range b.devices {
-		b.devices[i] = &Device{id: i}
+		b.devices[i] = newDevice(i)
 	}
 }
 

@@ -7,6 +7,7 @@ package cpu
 
 import (
 	"fmt"
+	"strconv"
 	"unsafe"
 
 	"github.com/jaxsh/jaxsh/jit"
@@ -14,15 +15,21 @@ import (
 )
 
 // Device is one logical CPU device. Logical devices share the machine's
-// cores through one worker pool.
-type Device struct{ id int }
+// cores through one worker pool. Its name is made once: dispatch asks for
+// it on every call.
+type Device struct {
+	id   int
+	name string
+}
+
+func newDevice(id int) *Device { return &Device{id: id, name: "cpu:" + strconv.Itoa(id)} }
 
 var _ jit.Device = (*Device)(nil)
 
 func (d *Device) Platform() string { return "cpu" }
 func (d *Device) ID() int          { return d.id }
 func (d *Device) Kind() string     { return "cpu" }
-func (d *Device) String() string   { return fmt.Sprintf("cpu:%d", d.id) }
+func (d *Device) String() string   { return d.name }
 
 // Buffer is an array in host memory: its elements in row-major order, each
 // in its dtype's layout (float16/bfloat16 as raw uint16 bits, bool as one

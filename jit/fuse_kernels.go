@@ -75,8 +75,10 @@ type group struct {
 	kind    KernelKind
 	shape   trace.Shape
 	axes    []int
-	members []int // sorted
-	roots   []int // sorted
+	members []int // sorted, unless merging appended to it (unsorted)
+	roots   []int // sorted, likewise
+	// merging appended to members and roots: kernels sorts them
+	unsorted bool
 	// merged into another group (the survivor holds its members)
 	gone bool
 }

@@ -34,6 +34,9 @@ type merger struct {
 	seen  []int
 	stamp int
 	stack []int
+	// candidates' marks, the same way.
+	picked    []int
+	pickStamp int
 }
 
 func (g *fusionGraph) merge(groups []*group, barriers []*barrier) []*group {
@@ -122,6 +125,11 @@ func (m *merger) reads(gr *group) []*trace.Var {
 // candidates lists surviving groups b might merge with: writers of what b
 // reads, other readers of it, and groups sharing b's equations, earliest
 // first.
+//
+// A value read by many groups (an input every step of a long chain reads)
+// offers only its first readers, so that each call costs what it finds,
+// not what the program holds (a function returning all of its N
+// intermediates merges N times).
 func (m *merger) candidates(b int) []int {
 	set := map[int]bool{}
 	gb := m.groups[b]
@@ -129,8 +137,8 @@ func (m *merger) candidates(b int) []int {
 		if w, ok := m.writer[v]; ok {
 			set[m.find(w)] = true
 		}
-		for _, r := range m.readersOf[v] {
-			set[m.find(r)] = true
+		for _, r := range m.firstReaders(v) {
+			set[r] = true
 		}
 	}
 	for _, i := range gb.members {
@@ -153,6 +161,37 @@ func (m *merger) candidates(b int) []int {
 	return out
 }
 
+// maxReadersOffered is how many surviving readers of one value
+// candidates considers.
+const maxReadersOffered = 4 * maxMergeCandidates
+
+// firstReaders returns up to maxReadersOffered distinct surviving groups
+// reading v, earliest reader first. The readers it passes over (absorbed
+// into a survivor already listed) are dropped from readersOf for good, so
+// the total work over a compilation is linear in the readers recorded.
+func (m *merger) firstReaders(v *trace.Var) []int {
+	list := m.readersOf[v]
+	if m.picked == nil {
+		m.picked = make([]int, len(m.groups))
+	}
+	m.pickStamp++
+	var out [maxReadersOffered]int
+	n, i := 0, 0
+	for ; i < len(list) && n < maxReadersOffered; i++ {
+		r := m.find(list[i])
+		if m.picked[r] != m.pickStamp {
+			m.picked[r] = m.pickStamp
+			out[n] = r
+			n++
+		}
+	}
+	// The survivors found fill the end of the part read (n <= i), which
+	// becomes the list's new start.
+	copy(list[i-n:i], out[:n])
+	m.readersOf[v] = list[i-n:]
+	return list[i-n : i]
+}
+
 // tryMerge merges b into a when that is legal; it reports whether it did.
 func (m *merger) tryMerge(a, b int) bool {
 	switch {
@@ -170,8 +209,9 @@ func (m *merger) tryMerge(a, b int) bool {
 		}
 	}
 	ga, gb := m.groups[a], m.groups[b]
-	ga.members = union(ga.members, gb.members)
-	ga.roots = union(ga.roots, gb.roots)
+	ga.members = m.absorb(a, b, ga.members, gb.members)
+	ga.roots = append(ga.roots, gb.roots...) // a value has one writer: no duplicates
+	ga.unsorted = true
 	gb.gone = true
 	m.parent[b] = a
 	for s := range m.succ[b] {
@@ -211,6 +251,10 @@ func (m *merger) producerConsumerOK(p, c int) bool {
 		return false
 	}
 	gc := m.groups[c]
+	if gc.unsorted { // elementwiseReads wants program order
+		slices.Sort(gc.members)
+		gc.unsorted = false
+	}
 	var outs []*trace.Var
 	var eqns []*trace.Eqn
 	for _, i := range gc.members {
@@ -258,10 +302,29 @@ func (m *merger) reaches(x, y int, skipDirect bool) bool {
 	return false
 }
 
-func union(a, b []int) []int {
-	out := append(slices.Clone(a), b...)
-	slices.Sort(out)
-	return slices.Compact(out)
+// absorb returns the members of groups a and b together (b merging into
+// a; neither merged yet), each equation once: the smaller list is checked
+// against the larger through holders and appended to it, so a group that
+// grows by many merges costs time in proportion to what joins it, not to
+// its size. The result is in no particular order; kernels sorts it.
+func (m *merger) absorb(a, b int, am, bm []int) []int {
+	big, small, other := am, bm, a // other: the group holding big
+	if len(bm) > len(am) {
+		big, small, other = bm, am, b
+	}
+	for _, i := range small {
+		shared := false
+		for _, h := range m.holders[i] {
+			if m.find(h) == other {
+				shared = true
+				break
+			}
+		}
+		if !shared {
+			big = append(big, i)
+		}
+	}
+	return big
 }
 
 // groupOrderEdges are the ordering constraints between groups beyond data:

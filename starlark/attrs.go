@@ -12,7 +12,7 @@ import (
 // is jnp.sum(x, ...)) call that function, so each exists once.
 var arrayMethodsFromJnp = []string{
 	"reshape", "transpose", "squeeze", "ravel", "sum", "prod", "mean", "max", "min",
-	"argmax", "argmin", "all", "any", "cumsum", "clip", "round",
+	"argmax", "argmin", "all", "any", "cumsum", "clip", "round", "conj", "conjugate",
 }
 
 var arrayOwnMethods = map[string]func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error){
@@ -107,6 +107,8 @@ func (a *Array) Attr(name string) (starlark.Value, error) {
 		return Device{a.Device()}, nil
 	case "T":
 		return callJnp("transpose", a, nil, nil)
+	case "real", "imag":
+		return callJnp(name, a, nil, nil)
 	case "at":
 		return &indexUpdateHelper{a}, nil
 	}
@@ -129,7 +131,7 @@ func (a *Array) Attr(name string) (starlark.Value, error) {
 }
 
 func (a *Array) AttrNames() []string {
-	names := []string{"shape", "dtype", "ndim", "size", "device", "T", "at"}
+	names := []string{"shape", "dtype", "ndim", "size", "device", "T", "at", "real", "imag"}
 	for m := range arrayOwnMethods {
 		names = append(names, m)
 	}

@@ -29,5 +29,6 @@
 //	| `dot_general(lhs, rhs, dimension_numbers)` | `(((lhs_contract), (rhs_contract)), ((lhs_batch), (rhs_batch)))` |
 //	| `add sub mul div rem pow max min neg` | binary and unary arithmetic (`div`, `rem`: C semantics, truncating) |
 //	| `abs sign floor ceil round exp log sin cos tanh sqrt rsqrt erf` | elementwise functions; `round(x, rounding_method)` |
+//	| `complex(x, y)`, `real(x)`, `imag(x)`, `conj(x)` | complex numbers from float32/float64 parts, and their parts |
 //	| `RoundingMethod` | `AWAY_FROM_ZERO` (0), `TO_NEAREST_EVEN` (1) |
 package lax

@@ -9,7 +9,7 @@
 //
 //	| group | names |
 //	|---|---|
-//	| dtypes | `bool bool_ int8 int16 int32 int64 uint8 uint16 uint32 float16 bfloat16 float32 float64` (`complex64 complex128` are listed but not usable yet: see below) |
+//	| dtypes | `bool bool_ int8 int16 int32 int64 uint8 uint16 uint32 float16 bfloat16 float32 float64 complex64 complex128` |
 //	| constants | `pi e inf nan newaxis` |
 //	| dtype helpers | `promote_types result_type finfo iinfo` |
 //	| creation | `array asarray zeros ones full empty zeros_like ones_like full_like empty_like arange linspace eye identity meshgrid indices tri` |
@@ -23,6 +23,8 @@
 //	| reductions (`axis` int or tuple, `keepdims`) | `sum prod mean var std max amax min amin argmax argmin all any cumsum cumprod count_nonzero` |
 //	| shape | `reshape ravel transpose moveaxis swapaxes expand_dims squeeze broadcast_to broadcast_arrays concatenate stack hstack vstack split tile repeat flip roll pad` |
 //	| indexing, sorting | `take take_along_axis diag diagonal triu tril sort argsort` |
+//	| complex numbers (also the array attributes x.real, x.imag and method x.conj()) | `real imag conj conjugate angle iscomplexobj` |
+//	| Fourier transforms (n, axis or axes, s, norm) | `jnp.fft.fft jnp.fft.ifft jnp.fft.fft2 jnp.fft.ifft2 jnp.fft.fftn jnp.fft.ifftn jnp.fft.rfft jnp.fft.irfft jnp.fft.rfft2 jnp.fft.irfft2 jnp.fft.rfftn jnp.fft.irfftn jnp.fft.hfft jnp.fft.ihfft jnp.fft.fftfreq jnp.fft.rfftfreq jnp.fft.fftshift jnp.fft.ifftshift` |
 //	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace`; `jnp.linalg.norm` |
 //	| function transformations | `vectorize` |
 package numpy

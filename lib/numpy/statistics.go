@@ -65,8 +65,11 @@ func reductionCount(fn string, a *jstarlark.Array, o reduceOpts, dt trace.DType)
 // bfloat16 upcast to float32) and the result dtype.
 func varTypes(fn string, a trace.DType, dtype trace.DType) (comp, result trace.DType, err error) {
 	switch {
-	case a.IsComplex() || dtype.IsComplex():
-		return 0, 0, fmt.Errorf("%s: complex operands are not supported yet (operand dtype %s)", fn, a)
+	case a.IsComplex() && dtype != trace.InvalidDType && !dtype.IsComplex():
+		return 0, 0, fmt.Errorf("%s does not yet support real dtype parameters when computing the variance of an array of complex values (dtype %s)", fn, dtype)
+	case a.IsComplex() && dtype == trace.InvalidDType:
+		// JAX: computed in the complex dtype, the result is real.
+		return a, a.ComplexPart(), nil
 	case dtype != trace.InvalidDType:
 		// JAX would return an integer dtype's variance promoted to float32
 		// by its final where(normalizer > 0, result, nan); we reject the
@@ -106,7 +109,15 @@ func varianceOf(fn string, a *jstarlark.Array, o reduceOpts, correction starlark
 	if err != nil {
 		return nil, err
 	}
-	if centered, err = applyBinary("mul", centered, centered); err != nil {
+	if comp.IsComplex() {
+		// |z - mean|² = real((z - mean)·conj(z - mean)); the rest is real.
+		c := &jstarlark.Composer{Fn: fn}
+		prod := c.Binary("mul", centered, c.Prim("conj", trace.Params{"input_dtype": comp}, centered))
+		if centered, err = c.Done(c.Unary("real", prod)); err != nil {
+			return nil, err
+		}
+		comp = comp.ComplexPart()
+	} else if centered, err = applyBinary("mul", centered, centered); err != nil {
 		return nil, err
 	}
 	count, err := reductionCount(fn, x, o, comp)

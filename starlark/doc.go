@@ -19,6 +19,9 @@
 //	RegisterUnaryUfunc, RegisterBinaryUfunc, UnaryUfunc, BinaryUfunc, UnaryFunc, BinaryFunc
 //	                               the ufuncs the array operators call
 //	SetArrayMethods                where x.sum(...) and the other jnp-mirroring methods look
+//	RegisterStarlark               add the functions of library source written in the dialect
+//	                               (prelude.go): compositions of other members, as JAX writes
+//	                               jax.numpy in Python
 //
 // Binding primitives (bind.go, composer.go, structural.go): one code path
 // for eager execution and tracing (DESIGN decision 3).

@@ -31,4 +31,6 @@
 //	| `abs sign floor ceil round exp log sin cos tanh sqrt rsqrt erf` | elementwise functions; `round(x, rounding_method)` |
 //	| `complex(x, y)`, `real(x)`, `imag(x)`, `conj(x)` | complex numbers from float32/float64 parts, and their parts |
 //	| `RoundingMethod` | `AWAY_FROM_ZERO` (0), `TO_NEAREST_EVEN` (1) |
+//	| `slice_in_dim index_in_dim dynamic_slice_in_dim dynamic_index_in_dim dynamic_update_slice_in_dim dynamic_update_index_in_dim` | the slicing operations along one axis (composed.star) |
+//	| `broadcasted_iota(dtype, shape, dimension)` | an iota along one dimension of shape |
 package lax

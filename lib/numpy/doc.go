@@ -25,6 +25,12 @@
 //	| indexing, sorting | `take take_along_axis diag diagonal triu tril sort argsort` |
 //	| complex numbers (also the array attributes x.real, x.imag and method x.conj()) | `real imag conj conjugate angle iscomplexobj` |
 //	| Fourier transforms (n, axis or axes, s, norm) | `jnp.fft.fft jnp.fft.ifft jnp.fft.fft2 jnp.fft.ifft2 jnp.fft.fftn jnp.fft.ifftn jnp.fft.rfft jnp.fft.irfft jnp.fft.rfft2 jnp.fft.irfft2 jnp.fft.rfftn jnp.fft.irfftn jnp.fft.hfft jnp.fft.ihfft jnp.fft.fftfreq jnp.fft.rfftfreq jnp.fft.fftshift jnp.fft.ifftshift` |
+//	| dtype classes and queries | `generic number integer signedinteger unsignedinteger inexact floating complexfloating dtype issubdtype isdtype shape size ndim isscalar` |
+//	| composed in the dialect (composed.star): arithmetic | `logaddexp logaddexp2 radians degrees isneginf isposinf signbit fmod divmod heaviside float_power sinc ldexp modf gcd lcm` |
+//	| composed: shapes and stacking | `atleast_1d atleast_2d atleast_3d append concat column_stack dstack unstack array_split fliplr flipud rot90 broadcast_shapes copy astype` |
+//	| composed: differences and statistics | `diff ediff1d average ptp trapezoid cumulative_sum nansum nanprod nanmax nanmin nanmean nanvar nanstd median quantile percentile nanmedian nanquantile nanpercentile cov corrcoef` |
+//	| composed: products, polynomials, ranges | `kron cross polyval vander logspace geomspace` |
+//	| composed: indices and searching (`size=`, `fill_value=` under jit) | `tril_indices triu_indices tril_indices_from triu_indices_from diag_indices diag_indices_from unravel_index ravel_multi_index nonzero flatnonzero argwhere searchsorted digitize interp bincount isin in1d unique select` |
 //	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace`; `jnp.linalg.norm` |
 //	| function transformations | `vectorize` |
 package numpy

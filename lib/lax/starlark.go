@@ -1,0 +1,17 @@
+package lax
+
+import (
+	_ "embed"
+
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
+	"go.starlark.net/starlark"
+)
+
+//go:embed composed.star
+var composedSource string
+
+// The conveniences written in the dialect (composed.star) call this
+// module's own members through the name lax, looked up when they run.
+func init() {
+	jstarlark.RegisterStarlark(Module, "lib/lax/composed.star", composedSource, starlark.StringDict{"lax": Module})
+}

@@ -29,7 +29,7 @@ func TestExpressions(t *testing.T) {
 		{"a @ b * c", "(__matmul__(a, b) * c)"},
 		{"a * b @ c", "__matmul__((a * b), c)"},
 		{"a @ b @ c", "__matmul__(__matmul__(a, b), c)"},
-		{"a // b @ c % d", "(__matmul__((a // b), c) % d)"},
+		{"a // b @ c % d", "__mod__(__matmul__((a // b), c), d)"},
 		{"a + b @ c", "(a + __matmul__(b, c))"},
 		{"a @ b ** 2", "__matmul__(a, __pow__(b, 2))"},
 		{"-a @ b", "__matmul__(-a, b)"},

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/jaxsh/jaxsh/starlark/pyformat"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -49,7 +50,7 @@ func hiddenBuiltins() starlark.StringDict {
 	echo := starlark.NewBuiltin("echo", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		return args[0], nil
 	})
-	return starlark.StringDict{
+	builtins := starlark.StringDict{
 		"__pow__":      starlark.NewBuiltin("__pow__", pow),
 		"__matmul__":   tagged("matmul"),
 		"__slice__":    tagged("slice"),
@@ -60,9 +61,20 @@ func hiddenBuiltins() starlark.StringDict {
 		"__ge__":       compare(syntax.GE),
 		"__eq__":       compare(syntax.EQL),
 		"__ne__":       compare(syntax.NEQ),
+		"__import__":   starlark.NewBuiltin("__import__", importEcho),
 		"keys":         &subscriptEcho{},
 		"echo":         echo,
 	}
+	for name, b := range pyformat.Builtins() {
+		builtins[name] = b
+	}
+	return builtins
+}
+
+// importEcho stands for the runtime's __import__: it returns what the
+// import asked for, as "module -> name".
+func importEcho(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return starlark.String(string(args[0].(starlark.String)) + " -> " + string(args[1].(starlark.String))), nil
 }
 
 // subscriptEcho returns its subscript, so that x[...] shows what the
@@ -123,6 +135,12 @@ keys_seen = keys[1:3, None, ..., ::2]
 plain_index = keys[1]
 plain_slice = [0, 1, 2, 3, 4][1:4:2]
 ell = ...
+import jax.numpy as jnp
+import jax.lax
+from jax import jit as J
+w, p = 8, 2
+fs = f"[{3.14159:>{w}.{p}f}] {x=} {'%05.1f' % 2.25}"
+fm = "{:+.2e}|{0!r:>5}".format(1234.5) if False else "{:+.2e}|{:>5}".format(1234.5, "ab")
 `)
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +160,11 @@ ell = ...
 		"plain_index": "1",
 		"plain_slice": "[1, 3]",
 		"ell":         `"Ellipsis"`,
+		"jnp":         `"jax.numpy -> jax.numpy"`,
+		"jax":         `"jax.lax -> jax"`,
+		"J":           `"jax -> jax.jit"`,
+		"fs":          `"[    3.14] x=9 002.2"`,
+		"fm":          `"+1.23e+03|   ab"`,
 	}
 	for name, w := range want {
 		if got := globals[name].String(); got != w {

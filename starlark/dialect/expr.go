@@ -150,6 +150,9 @@ func (p *parser) binary(prec int) syntax.Expr {
 			}
 			p.tok = syntax.NOT_IN
 		}
+		if p.tok == syntax.IS {
+			p.failPythonOnly()
+		}
 		opPrec := precedence(p.tok)
 		if opPrec < prec {
 			return x
@@ -239,7 +242,7 @@ func (p *parser) primaryWithSuffix() syntax.Expr {
 		case syntax.DOT:
 			dot := p.advance()
 			// Upstream leaves DotExpr.NamePos unset; so do we.
-			x = &syntax.DotExpr{X: x, Dot: dot, Name: p.ident()}
+			x = &syntax.DotExpr{X: x, Dot: dot, Name: p.attrName()}
 		case syntax.LBRACK:
 			x = p.subscript(x)
 		case syntax.LPAREN:
@@ -419,6 +422,8 @@ func (p *parser) primary() syntax.Expr {
 		}
 		x := p.expr(true)
 		return &syntax.ParenExpr{Lparen: lparen, X: x, Rparen: p.expect(syntax.RPAREN)}
+	case tokFString:
+		return p.fstring()
 	case tokEllipsis:
 		id := &syntax.Ident{NamePos: p.advance(), Name: "__ellipsis__"}
 		if p.ellipses == nil {
@@ -427,6 +432,7 @@ func (p *parser) primary() syntax.Expr {
 		p.ellipses[id] = true
 		return id
 	}
+	p.failPythonOnly()
 	// The token's start, not the scanner's position: it may be a NEWLINE.
 	p.sc.fail(p.val.pos, "got %s, want primary expression", describe(p.tok))
 	panic("unreachable")

@@ -23,6 +23,14 @@ var dialectSamples = []string{
 	"x[1:2:3:4]\n",
 	"@d\nx = 1\n",
 	"a ** \n",
+	"s = f\"{x:>{w}.{p}f} {y!r} {{}} {z=}\"\n",
+	"s = f'{a[\"k\"]:{\"<\"}8}' + F\"\"\"{\n b\n}\"\"\" + rf\"\\d{c}\"\n",
+	"s = f\"{f'{x}'}\" % (1,) + '{:.3f}'.format(y)\n",
+	"import jax\nimport jax.numpy as jnp, jax.random as jr\nfrom jax import (jit, grad as g,)\n",
+	"x = jnp.load(p).load\nload('m.star', 'a')\n",
+	"class C: pass\n",
+	"assert x, 'm'\n",
+	"if x is None: pass\n",
 }
 
 // FuzzParse checks, on any input, that the dialect parser never panics, that

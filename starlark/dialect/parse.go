@@ -9,6 +9,11 @@
 //	x **= y                   x = __pow__(x, y)
 //	x @= y                    x = __matmul__(x, y)
 //	a < b (<= > >= == !=)     __lt__(a, b) (__le__ __gt__ __ge__ __eq__ __ne__)
+//	a % b                     __mod__(a, b)
+//	s.format(args)            __str_format__(s, args)
+//	f"x={x:.3f}"              __fstring__("x={:.3f}", x)
+//	import jax.numpy as jnp   jnp = __import__("jax.numpy", "jax.numpy")
+//	x.load                    x.load (load is a keyword only where a statement starts)
 //	...                       __ellipsis__
 //	x[1:3, None, ..., ::2]    x[__slice__(1, 3, None), None, __ellipsis__, __slice__(None, None, 2)]
 //	@d1                       def f(): ...
@@ -39,14 +44,20 @@
 // decorator nearest the def applies first. A decorated def at top level
 // rebinds a global, so the runtime needs syntax.FileOptions.GlobalReassign.
 //
+// f-strings and import statements are described in fstring.go and
+// imports.go. Python keywords that Starlark reserves without a meaning
+// (class, try, with, yield, global, is, ...) and Python's assert statement
+// fail with a line that names the construct and what to write instead
+// (python_only.go).
+//
 // Positions are true to the source. A call that stands for an operator has
 // its function name, Lparen and Rparen at the operator (the **, the <, the
 // first ':' of a slice, a decorator's @), so that an error raised by the
 // hidden builtin points there; the names a decorated def is assigned to and
 // passed as are at the def's name. Plain Starlark parses to exactly the tree
 // syntax.Parse builds, positions included, and fails with the same error at
-// the same position; only the comparison rewrite (see Parse and ParsePlain)
-// changes the tree.
+// the same position; only the rewrite pass (comparisons, %, .format: see
+// rewriteExpr, Parse and ParsePlain) changes the tree.
 package dialect
 
 import (
@@ -65,7 +76,7 @@ func Parse(opts *syntax.FileOptions, filename string, src any) (*syntax.File, er
 	if err != nil {
 		return nil, err
 	}
-	rewriteFileComparisons(f)
+	rewriteFile(f)
 	return f, nil
 }
 
@@ -99,7 +110,7 @@ func ParseCompoundStmt(opts *syntax.FileOptions, filename string, readline func(
 	if err != nil {
 		return nil, err
 	}
-	rewriteFileComparisons(f)
+	rewriteFile(f)
 	return f, nil
 }
 
@@ -134,7 +145,7 @@ func ParseExpr(opts *syntax.FileOptions, filename string, src any) (syntax.Expr,
 	if err != nil {
 		return nil, err
 	}
-	return rewriteComparisons(x), nil
+	return rewriteExpr(x), nil
 }
 
 // parseExpr is ParseExpr without the comparison rewrite; mode may hold
@@ -360,7 +371,11 @@ func (p *parser) suite() []syntax.Stmt {
 // NEWLINE may be missing at the end of input.
 func (p *parser) simpleStmt(stmts []syntax.Stmt, consumeNewline bool) []syntax.Stmt {
 	for {
-		stmts = append(stmts, p.smallStmt())
+		if p.tok == syntax.IMPORT || p.tok == syntax.FROM {
+			stmts = p.importStmt(stmts)
+		} else {
+			stmts = append(stmts, p.smallStmt())
+		}
 		if p.tok != syntax.SEMI {
 			break
 		}
@@ -393,6 +408,7 @@ func (p *parser) smallStmt() syntax.Stmt {
 	}
 
 	x := p.expr(false)
+	p.failAssert(x)
 	switch p.tok {
 	case syntax.EQ, syntax.PLUS_EQ, syntax.MINUS_EQ, syntax.STAR_EQ, syntax.SLASH_EQ,
 		syntax.SLASHSLASH_EQ, syntax.PERCENT_EQ, syntax.AMP_EQ, syntax.PIPE_EQ,

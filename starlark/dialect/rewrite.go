@@ -11,23 +11,40 @@ var comparisonBuiltins = map[syntax.Token]string{
 	syntax.GE: "__ge__", syntax.EQL: "__eq__", syntax.NEQ: "__ne__",
 }
 
-// rewriteFileComparisons replaces every comparison a < b, <=, >, >=, ==, !=
-// in f by the call __lt__(a, b), __le__, __gt__, __ge__, __eq__, __ne__
-// placed at the operator, so that arrays can compare elementwise; `in` and
-// `not in` are left alone. It is the step from ParsePlain's tree to Parse's,
-// kept apart from parsing so that plain Starlark can be checked against
-// upstream's tree before it.
-func rewriteFileComparisons(f *syntax.File) {
+// rewriteFile applies rewriteExpr to every expression of f. It is the
+// step from ParsePlain's tree to Parse's, kept apart from parsing so that
+// plain Starlark can be checked against upstream's tree before it.
+func rewriteFile(f *syntax.File) {
 	for _, stmt := range f.Stmts {
-		mapStmt(stmt, rewriteComparisons)
+		mapStmt(stmt, rewriteExpr)
 	}
 }
 
-func rewriteComparisons(x syntax.Expr) syntax.Expr {
-	mapChildren(x, rewriteComparisons)
-	if bin, ok := x.(*syntax.BinaryExpr); ok {
-		if name, ok := comparisonBuiltins[bin.Op]; ok {
-			return hiddenCall(name, bin.OpPos, bin.X, bin.Y)
+// rewriteExpr replaces, in x and below, the plain Starlark operations that
+// the dialect extends by calls of hidden builtins placed at the operator,
+// each of which keeps Starlark's meaning for what Starlark could already do:
+//
+//	a < b (<= > >= == !=)   __lt__(a, b) (__le__ ...): arrays compare elementwise
+//	a % b                   __mod__(a, b): Python's printf formatting for a string a
+//	s.format(args)          __str_format__(s, args): Python's str.format for a string s
+//
+// `in`, `not in` and `%=` are left alone (`x %= y` would have to evaluate
+// its target twice).
+func rewriteExpr(x syntax.Expr) syntax.Expr {
+	mapChildren(x, rewriteExpr)
+	switch x := x.(type) {
+	case *syntax.BinaryExpr:
+		if name, ok := comparisonBuiltins[x.Op]; ok {
+			return hiddenCall(name, x.OpPos, x.X, x.Y)
+		}
+		if x.Op == syntax.PERCENT {
+			return hiddenCall("__mod__", x.OpPos, x.X, x.Y)
+		}
+	case *syntax.CallExpr:
+		if dot, ok := x.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "format" {
+			call := hiddenCall("__str_format__", x.Lparen, append([]syntax.Expr{dot.X}, x.Args...)...)
+			call.Rparen = x.Rparen
+			return call
 		}
 	}
 	return x

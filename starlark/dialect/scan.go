@@ -20,6 +20,7 @@ const (
 	tokAtEq                                 // @=
 	tokStarStarEq                           // **=
 	tokEllipsis                             // ...
+	tokFString                              // f"...", with its prefix and quotes in raw
 )
 
 // describe names a token the way upstream error messages do (%#v of a
@@ -34,6 +35,8 @@ func describe(t syntax.Token) string {
 		return "'**='"
 	case tokEllipsis:
 		return "'...'"
+	case tokFString:
+		return "f-string"
 	}
 	return t.GoString()
 }
@@ -526,6 +529,15 @@ func (sc *scanner) scanWord(val *tokenValue, c rune) syntax.Token {
 		sc.read()
 		return sc.scanString(val, sc.peek())
 	}
+	if n := fStringPrefix(sc.buf[sc.off:]); n > 0 {
+		for range n {
+			sc.read()
+		}
+		sc.scanQuoted(val, sc.peek())
+		val.raw = normalizeNewlines(sc.tokenText())
+		sc.extended = true
+		return tokFString
+	}
 	for isIdentStart(c) || isDigit(c) {
 		sc.read()
 		c = sc.peek()
@@ -541,6 +553,38 @@ func (sc *scanner) scanWord(val *tokenValue, c rune) syntax.Token {
 // read; quote is its opening quote character.
 func (sc *scanner) scanString(val *tokenValue, quote rune) syntax.Token {
 	quotePos := sc.pos
+	sc.scanQuoted(val, quote)
+	val.raw = normalizeNewlines(sc.tokenText())
+	s, isBytes, err := unquote(val.raw)
+	if err != nil {
+		sc.fail(quotePos, "%s", err)
+	}
+	val.string = s
+	if isBytes {
+		return syntax.BYTES
+	}
+	return syntax.STRING
+}
+
+// fStringPrefix returns the length of the f-string prefix (f, or f and r in
+// either order, in either case) that src starts with when a quote follows
+// it, else 0.
+func fStringPrefix(src []byte) int {
+	isF := func(b byte) bool { return b == 'f' || b == 'F' }
+	isR := func(b byte) bool { return b == 'r' || b == 'R' }
+	isQuote := func(i int) bool { return i < len(src) && (src[i] == '"' || src[i] == '\'') }
+	switch {
+	case len(src) >= 1 && isF(src[0]) && isQuote(1):
+		return 1
+	case len(src) >= 2 && (isF(src[0]) && isR(src[1]) || isR(src[0]) && isF(src[1])) && isQuote(2):
+		return 2
+	}
+	return 0
+}
+
+// scanQuoted consumes a quoted literal from its opening quote to its
+// closing one.
+func (sc *scanner) scanQuoted(val *tokenValue, quote rune) {
 	q := byte(quote)
 	triple := sc.off+3 <= len(sc.buf) && sc.buf[sc.off+1] == q && sc.buf[sc.off+2] == q
 	sc.read()
@@ -582,16 +626,6 @@ func (sc *scanner) scanString(val *tokenValue, quote rune) syntax.Token {
 			}
 		}
 	}
-	val.raw = normalizeNewlines(sc.tokenText())
-	s, isBytes, err := unquote(val.raw)
-	if err != nil {
-		sc.fail(quotePos, "%s", err)
-	}
-	val.string = s
-	if isBytes {
-		return syntax.BYTES
-	}
-	return syntax.STRING
 }
 
 // normalizeNewlines returns a string literal's text as the scanner read it

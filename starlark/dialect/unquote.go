@@ -33,14 +33,19 @@ func unquote(literal string) (value string, isBytes bool, err error) {
 	if len(text) >= 6 && text[1] == quote && text[2] == quote && text[:3] == text[len(text)-3:] {
 		delim = 3
 	}
-	body := text[delim : len(text)-delim]
+	value, err = decodeBody(text[delim:len(text)-delim], raw, isBytes)
+	return value, isBytes, err
+}
 
+// decodeBody decodes the text between a literal's quotes: escapes (unless
+// raw) and line breaks (\r\n and \r read as \n).
+func decodeBody(body string, raw, isBytes bool) (string, error) {
 	special := "\\\r"
 	if raw {
 		special = "\r"
 	}
 	if !strings.ContainsAny(body, special) {
-		return body, isBytes, nil
+		return body, nil
 	}
 
 	var out strings.Builder
@@ -48,7 +53,7 @@ func unquote(literal string) (value string, isBytes bool, err error) {
 		i := strings.IndexAny(body, special)
 		if i < 0 {
 			out.WriteString(body)
-			return out.String(), isBytes, nil
+			return out.String(), nil
 		}
 		out.WriteString(body[:i])
 		body = body[i:]
@@ -59,7 +64,7 @@ func unquote(literal string) (value string, isBytes bool, err error) {
 		}
 		rest, err := decodeEscape(&out, body, isBytes)
 		if err != nil {
-			return "", isBytes, err
+			return "", err
 		}
 		body = rest
 	}

@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -172,5 +173,34 @@ func TestPythonOnlySyntax(t *testing.T) {
 	// assert stays an identifier elsewhere.
 	if _, err := Parse(nil, "e.star", "assert.eq(1, 1)\nassert = 2\n"); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestREPLImportsAndFStrings(t *testing.T) {
+	lines := []string{
+		"import jax.numpy as jnp\n",
+		"s = f'''{x:>{w}}\n", "{y!r}'''\n",
+		"print(f\"{a=}\", '%5.2f' % b)\n",
+	}
+	readline := func() ([]byte, error) {
+		if len(lines) == 0 {
+			return nil, io.EOF
+		}
+		line := lines[0]
+		lines = lines[1:]
+		return []byte(line), nil
+	}
+	for i, want := range []string{
+		`jnp = __import__("jax.numpy", "jax.numpy")`,
+		`s = __fstring__("{:>{}}\n{!r}", x, w, y)`,
+		`print(__fstring__("a={!r}", a), __mod__('%5.2f', b))`,
+	} {
+		f, err := ParseCompoundStmt(nil, "repl", readline)
+		if err != nil {
+			t.Fatalf("statement %d: %v", i, err)
+		}
+		if got := stmtsString(f.Stmts); got != want {
+			t.Errorf("statement %d:\n got %s\nwant %s", i, got, want)
+		}
 	}
 }

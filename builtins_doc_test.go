@@ -20,10 +20,11 @@ var update = flag.Bool("update", false, "rewrite docs/builtins.md from the libra
 // libraryDirs maps each namespace to the package whose doc comment lists
 // its members.
 var libraryDirs = map[string]string{
-	"jnp":    "lib/numpy",
-	"lax":    "lib/lax",
-	"nn":     "lib/nn",
-	"random": "lib/random",
+	"jnp":       "lib/numpy",
+	"lax":       "lib/lax",
+	"nn":        "lib/nn",
+	"random":    "lib/random",
+	"tree_util": "lib/tree",
 }
 
 // memberTable returns the member table of a library package's doc comment:

@@ -95,6 +95,11 @@ func (opts Options) NewSession(globals starlark.StringDict) (*jstarlark.Session,
 	if err != nil {
 		return nil, err
 	}
+	all := jstarlark.Predeclared()
+	for k, v := range predeclared {
+		all[k] = v
+	}
+	addJax(predeclared, all)
 	for k, v := range globals {
 		predeclared[k] = v
 	}

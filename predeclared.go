@@ -9,6 +9,7 @@ import (
 	"github.com/jaxsh/jaxsh/lib/nn"
 	"github.com/jaxsh/jaxsh/lib/numpy"
 	"github.com/jaxsh/jaxsh/lib/random"
+	"github.com/jaxsh/jaxsh/lib/tree"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 )
@@ -17,10 +18,11 @@ import (
 // them under. This is the one place where the language (package starlark)
 // and its libraries (lib/...) meet: neither imports the other's side.
 var namespaces = map[string]*starlarkstruct.Module{
-	"jnp":    numpy.Module,
-	"lax":    lax.Module,
-	"nn":     nn.Module,
-	"random": random.Module,
+	"jnp":       numpy.Module,
+	"lax":       lax.Module,
+	"nn":        nn.Module,
+	"random":    random.Module,
+	"tree_util": tree.Module,
 }
 
 // NamespaceNames lists the names of the library namespaces Options.Namespaces

@@ -33,7 +33,7 @@ func TestOptionsNamespacesChooseWhatScriptsSee(t *testing.T) {
 
 	bad := jaxsh.New(jaxsh.Options{Stdout: &out, Namespaces: []string{"jnp", "scipy"}})
 	_, err = bad.RunString(context.Background(), "x.star", "x = 1\n", nil)
-	if err == nil || err.Error() != `unknown namespace "scipy" (known: jnp, lax, nn, random)` {
+	if err == nil || err.Error() != `unknown namespace "scipy" (known: jnp, lax, nn, random, tree_util)` {
 		t.Errorf("unknown namespace: got %v", err)
 	}
 }

@@ -73,6 +73,14 @@ func IntArg(fn, what string, v starlark.Value) (int, error) {
 // when dt is InvalidDType. A Python number without dtype stays weakly
 // typed; a list's dtype is the promotion of its elements, strongly typed.
 func AsarrayValue(fn string, v starlark.Value, dt trace.DType) (*Array, error) {
+	if r, ok := v.(starlark.Indexable); ok && v.Type() == "range" {
+		// A range is a sequence of ints, as NumPy reads it.
+		items := make([]starlark.Value, r.Len())
+		for i := range items {
+			items[i] = r.Index(i)
+		}
+		v = starlark.NewList(items)
+	}
 	dev, err := OperandDevice(v)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/jaxsh/jaxsh/effects"
-	"github.com/jaxsh/jaxsh/internal/arrayfmt"
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
@@ -24,7 +23,7 @@ import (
 type hostCallback struct {
 	fn   starlark.Callable
 	name string
-	kind string // "id_tap", "id_print" or "call"
+	kind string // "id_tap", "id_print", "call", "pure_callback", "io_callback" or "debug.callback"
 	// argTree rebuilds the tapped or passed value from the operands; the
 	// first nArgs operands are its leaves (an id_tap's result= leaves
 	// follow them, passing through).
@@ -39,11 +38,22 @@ type hostCallback struct {
 	// storedName is the name an artifact bound this callback under, when
 	// it was loaded from one (export_callbacks.go).
 	storedName string
+	// spread: the callback takes the staged (args, kwargs) as *args and
+	// **kwargs (pure_callback, io_callback, debug.callback).
+	spread bool
 }
 
 var _ trace.Callback = (*hostCallback)(nil)
 
 func (c *hostCallback) CallbackName() string { return c.name }
+
+// shapeArg names the argument that declared the callback's results.
+func (c *hostCallback) shapeArg() string {
+	if c.kind == "call" {
+		return "result_shape"
+	}
+	return "result_shape_dtypes"
+}
 
 // printOptions are id_print's own keyword arguments.
 type printOptions struct {
@@ -161,7 +171,7 @@ func (h *programHost) Call(e *trace.Eqn, args []jit.HostArg) ([][]byte, error) {
 // when the error surfaces where the computation's result is read.
 func (c *hostCallback) failure(err error) error {
 	if ee, ok := err.(*starlark.EvalError); ok {
-		return fmt.Errorf("call(%s) failed: %s", c.name, ee.Backtrace())
+		return fmt.Errorf("%s(%s) failed: %s", c.kind, c.name, ee.Backtrace())
 	}
 	return err
 }
@@ -275,7 +285,16 @@ func (c *hostCallback) runCall(th *starlark.Thread, dev jit.Device, leaves []sta
 	if c.withDevice {
 		kwargs = []starlark.Tuple{{starlark.String("device"), Device{dev}}}
 	}
-	res, err := callOn(th, c.fn, starlark.Tuple{arg}, kwargs)
+	args := starlark.Tuple{arg}
+	if c.spread {
+		// pure_callback and its kin: arg is (args, kwargs), spread.
+		pair := arg.(starlark.Tuple)
+		args = pair[0].(starlark.Tuple)
+		for _, kv := range pair[1].(*starlark.Dict).Items() {
+			kwargs = append(kwargs, kv)
+		}
+	}
+	res, err := callOn(th, c.fn, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -287,24 +306,24 @@ func (c *hostCallback) runCall(th *starlark.Thread, dev jit.Device, leaves []sta
 func (c *hostCallback) checkResult(res starlark.Value, resultAvals []trace.AVal) ([][]byte, error) {
 	if c.resultTree == nil {
 		if res != starlark.None {
-			return nil, fmt.Errorf("call(%s): result_shape=None declares no result, but the callback returned %s", c.name, res.Type())
+			return nil, fmt.Errorf("%s(%s): %s=None declares no result, but the callback returned %s", c.kind, c.name, c.shapeArg(), res.Type())
 		}
 		return nil, nil
 	}
 	leaves, err := c.resultTree.flattenUpTo(res)
 	if err != nil {
-		return nil, fmt.Errorf("call(%s): the callback's result does not match result_shape: %v", c.name, err)
+		return nil, fmt.Errorf("%s(%s): the callback's result does not match %s: %v", c.kind, c.name, c.shapeArg(), err)
 	}
 	out := make([][]byte, len(leaves))
 	for i, v := range leaves {
 		want := resultAvals[i]
 		raw, got, err := hostValueAs(v, want)
 		if err != nil {
-			return nil, fmt.Errorf("call(%s): result leaf %d: %v", c.name, i, err)
+			return nil, fmt.Errorf("%s(%s): result leaf %d: %v", c.kind, c.name, i, err)
 		}
 		if !got.Shape.Equal(want.Shape) {
-			return nil, fmt.Errorf("call(%s): result leaf %d has shape %s, but result_shape declares %s (expected %s, got %s)",
-				c.name, i, shapeText(got.Shape), shapeText(want.Shape), want, got)
+			return nil, fmt.Errorf("%s(%s): result leaf %d has shape %s, but %s declares %s (expected %s, got %s)",
+				c.kind, c.name, i, shapeText(got.Shape), c.shapeArg(), shapeText(want.Shape), want, got)
 		}
 		out[i] = raw
 	}
@@ -367,34 +386,4 @@ func shapeText(s trace.Shape) string {
 		return "(" + parts[0] + ",)"
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
-}
-
-// formatDebugPrint fills a debug_print's {} fields with its operands in
-// NumPy's str() layout.
-func formatDebugPrint(format string, args []jit.HostArg) (string, error) {
-	var out strings.Builder
-	next := 0
-	for i := 0; i < len(format); i++ {
-		switch {
-		case strings.HasPrefix(format[i:], "{{"), strings.HasPrefix(format[i:], "}}"):
-			out.WriteByte(format[i])
-			i++
-		case strings.HasPrefix(format[i:], "{}"):
-			if next >= len(args) {
-				return "", fmt.Errorf("debug_print: fmt %q has more fields than %d arrays", format, len(args))
-			}
-			out.WriteString(hostArgStr(args[next], arrayfmt.DefaultOptions()))
-			next++
-			i++
-		default:
-			out.WriteByte(format[i])
-		}
-	}
-	return out.String(), nil
-}
-
-// hostArgStr is a host operand in NumPy's str() layout.
-func hostArgStr(a jit.HostArg, o arrayfmt.Options) string {
-	h := arrayfmt.Array{DType: a.AVal.DType.Name(), Shape: a.AVal.Shape, Data: typedSlice(a.AVal.DType, a.Data)}
-	return arrayfmt.Str(h, o)
 }

@@ -257,7 +257,7 @@ func valueText(v starlark.Value) string {
 func printTree(v starlark.Value, o arrayfmt.Options) string {
 	join := func(open, close string, items []string) string {
 		if len(items) == 0 {
-			return open + " " + close
+			return open + "  " + close // host_callback's text: "(  )"
 		}
 		return open + " " + strings.Join(items, " ") + " " + close
 	}
@@ -312,13 +312,25 @@ func builtinCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return nil, fmt.Errorf("call: vmap_method must be None, 'sequential', 'expand_dims' or 'broadcast_all', got %s", vmapMethod)
 	}
 	cb := &hostCallback{fn: fn, name: fn.Name(), kind: "call", withDevice: withDevice}
-	leaves, tree, err := treeLeaves("call", arg)
+	params := trace.Params{"call_with_device": withDevice, "ordered": ordered}
+	if m, ok := vmapMethod.(starlark.String); ok {
+		params["vmap_method"] = string(m)
+	}
+	return stageCall(thread, cb, arg, resultShape, params)
+}
+
+// stageCall runs cb with arg (a pytree of arrays and numbers) and results of
+// the structure and types resultShape declares: at once outside a trace, as
+// a call equation with params inside one. call, pure_callback, io_callback
+// and debug.callback all come here.
+func stageCall(thread *starlark.Thread, cb *hostCallback, arg, resultShape starlark.Value, params trace.Params) (starlark.Value, error) {
+	leaves, tree, err := treeLeaves(cb.kind, arg)
 	if err != nil {
 		return nil, err
 	}
 	cb.argTree, cb.nArgs = tree, len(leaves)
 	if resultShape != starlark.None {
-		shapes, rtree, err := FlattenTree("call", resultShape)
+		shapes, rtree, err := FlattenTree(cb.kind, resultShape)
 		if err != nil {
 			return nil, err
 		}
@@ -326,7 +338,7 @@ func builtinCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		for i, s := range shapes {
 			a, err := resultAval(s)
 			if err != nil {
-				return nil, fmt.Errorf("call: result_shape leaf %d: %v", i, err)
+				return nil, fmt.Errorf("%s: result shape leaf %d: %v", cb.kind, i, err)
 			}
 			cb.resultAvals = append(cb.resultAvals, a)
 		}
@@ -338,10 +350,8 @@ func builtinCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if ts == nil {
 		return callNow(thread, cb, leaves)
 	}
-	params := trace.Params{"callback": cb, "result_avals": cb.resultAvals, "call_with_device": withDevice, "ordered": ordered}
-	if m, ok := vmapMethod.(starlark.String); ok {
-		params["vmap_method"] = string(m)
-	}
+	params["callback"] = cb
+	params["result_avals"] = cb.resultAvals
 	outs, err := BindTraced(ts, "call", params, leaves...)
 	if err != nil {
 		return nil, err

@@ -59,7 +59,7 @@
 //	Trace, TraceBody, BodyTrace    trace a body in a sub-trace: its jaxpr, constants
 //	                               and output structure
 //	BindTraced, LeafArray          record an equation; a body's result leaf as an array
-//	FlattenTree, TreeDef, TreeKind pytrees (TreeLeaf, TreeTuple, TreeList, TreeDict)
+//	FlattenTree, TreeDef, TreeKind pytrees (TreeLeaf, TreeNone, TreeTuple, TreeList, TreeDict)
 //	Vmap, Vmapped                  vmap of a callable (vmap.go), what jnp.vectorize builds on
 //
 // Positioned errors: a builtin returns an ordinary Go error and the

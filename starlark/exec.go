@@ -55,6 +55,17 @@ func Predeclared() starlark.StringDict {
 	for k, v := range scalarConversions() {
 		d[k] = v
 	}
+	for k, v := range pythonBuiltins() {
+		d[k] = v
+	}
+	for k, v := range callbackBuiltins() {
+		d[k] = v
+	}
+	for k, v := range deviceQueries() {
+		d[k] = v
+	}
+	d["debug"] = DebugModule
+	d["eval_shape"] = starlark.NewBuiltin("eval_shape", guard("eval_shape", builtinEvalShape))
 	return d
 }
 

@@ -37,6 +37,18 @@ func RegisterValue(m *starlarkstruct.Module, name string, v starlark.Value) {
 const internalErrorPrefix = "internal error in "
 
 func guard(qualified string, fn BuiltinFunc) BuiltinFunc {
+	recovering := recoverPanics(qualified, fn)
+	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		pollCallbacks(thread)
+		return recovering(thread, b, args, kwargs)
+	}
+}
+
+// recoverPanics turns a Go panic inside fn into an internal error, without
+// serving callbacks: for builtins that stand in for Starlark's own (str,
+// abs, min, max), which a callback may call while other callbacks wait, and
+// which must not run those in the middle of it.
+func recoverPanics(qualified string, fn BuiltinFunc) BuiltinFunc {
 	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (v starlark.Value, err error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -44,7 +56,6 @@ func guard(qualified string, fn BuiltinFunc) BuiltinFunc {
 				err = fmt.Errorf("%s%s: %v (please report this bug)\n%s", internalErrorPrefix, qualified, r, debug.Stack())
 			}
 		}()
-		pollCallbacks(thread)
 		return fn(thread, b, args, kwargs)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/jaxsh/jaxsh/starlark/pyformat"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -38,6 +39,13 @@ var hiddenOperators = map[string]string{
 	"__eq__":     "==",
 	"__ne__":     "!=",
 	"__slice__":  ":",
+	"__import__": "import",
+}
+
+func init() {
+	for name, op := range pyformat.Operators {
+		hiddenOperators[name] = op
+	}
 }
 
 func operatorBuiltins() starlark.StringDict {
@@ -45,6 +53,9 @@ func operatorBuiltins() starlark.StringDict {
 		"__pow__":    starlark.NewBuiltin("__pow__", builtinPow),
 		"__matmul__": starlark.NewBuiltin("__matmul__", builtinMatmul),
 		"__slice__":  starlark.NewBuiltin("__slice__", builtinSlice),
+	}
+	for k, v := range pyformat.Builtins() {
+		d[k] = v
 	}
 	for name, op := range map[string]syntax.Token{
 		"__lt__": syntax.LT, "__le__": syntax.LE, "__gt__": syntax.GT,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jaxsh/jaxsh/internal/arrayfmt"
+	"github.com/jaxsh/jaxsh/internal/pyfmt"
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
@@ -21,11 +22,12 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "sep?", &sep, "end?", &end, "ordered?", &ordered); err != nil {
 		return nil, err
 	}
+	// The arrays of the arguments, those inside tuples, lists and dicts
+	// included: each is read (or, traced, printed at run time).
 	var arrays []*Array
-	for _, v := range args {
-		if a, ok := v.(*Array); ok {
-			arrays = append(arrays, a)
-		}
+	operands := make([]pyfmt.Value, len(args))
+	for i, v := range args {
+		operands[i] = formatOperand(v, &arrays)
 	}
 	for _, a := range arrays {
 		if !a.Traced() {
@@ -41,7 +43,7 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		return nil, err
 	}
 	if ts != nil {
-		return stagePrint(ts, args, arrays, sep, end, ordered)
+		return stagePrint(ts, args, operands, sep, end, ordered)
 	}
 	var buf strings.Builder
 	for i, v := range args {
@@ -69,11 +71,13 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 }
 
 // stagePrint records print as a debug_print of ts: each array argument is a
-// {} field of fmt and an operand; everything else is written into fmt as
-// print shows it, braces doubled.
-func stagePrint(ts *Trace, args starlark.Tuple, arrays []*Array, sep, end string, ordered bool) (starlark.Value, error) {
+// {} field of fmt and an operand, an array inside a tuple, list or dict a
+// {!r} field (as the container's repr shows it); everything else is
+// written into fmt as print shows it, braces doubled.
+func stagePrint(ts *Trace, args starlark.Tuple, operands []pyfmt.Value, sep, end string, ordered bool) (starlark.Value, error) {
 	esc := strings.NewReplacer("{", "{{", "}", "}}")
 	var f strings.Builder
+	var arrays []*Array
 	for i, v := range args {
 		if i > 0 {
 			f.WriteString(esc.Replace(sep))
@@ -83,7 +87,19 @@ func stagePrint(ts *Trace, args starlark.Tuple, arrays []*Array, sep, end string
 			f.WriteString(esc.Replace(string(v)))
 		case *Array:
 			f.WriteString("{}")
+			arrays = append(arrays, v)
 		default:
+			if h, ok := operands[i].(*holed); ok {
+				text, holes := h.Parts()
+				for j, t := range text {
+					f.WriteString(esc.Replace(t))
+					if j < len(holes) {
+						f.WriteString("{!r}")
+						arrays = append(arrays, holes[j].(*Array))
+					}
+				}
+				continue
+			}
 			f.WriteString(esc.Replace(v.String()))
 		}
 	}

@@ -27,7 +27,7 @@ type TreeKind uint8
 
 const (
 	TreeLeaf TreeKind = iota
-	treeNone
+	TreeNone
 	TreeTuple
 	TreeList
 	TreeDict
@@ -41,7 +41,7 @@ func FlattenTree(fn string, v starlark.Value) ([]starlark.Value, *TreeDef, error
 	walk = func(v starlark.Value) (*TreeDef, error) {
 		switch x := v.(type) {
 		case starlark.NoneType:
-			return &TreeDef{Kind: treeNone}, nil
+			return &TreeDef{Kind: TreeNone}, nil
 		case starlark.Tuple:
 			return walkSeq(TreeTuple, x, walk)
 		case *starlark.List:
@@ -118,7 +118,7 @@ func (d *TreeDef) build(leaves []starlark.Value) (starlark.Value, []starlark.Val
 	switch d.Kind {
 	case TreeLeaf:
 		return leaves[0], leaves[1:]
-	case treeNone:
+	case TreeNone:
 		return starlark.None, leaves
 	case TreeDict:
 		out := starlark.NewDict(len(d.Keys))
@@ -151,7 +151,7 @@ func (d *TreeDef) write(b *strings.Builder) {
 	switch d.Kind {
 	case TreeLeaf:
 		b.WriteString("*")
-	case treeNone:
+	case TreeNone:
 		b.WriteString("None")
 	case TreeDict:
 		b.WriteString("{")
@@ -204,7 +204,7 @@ func (d *TreeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
 			}
 			out = append(out, v)
 			return true
-		case treeNone:
+		case TreeNone:
 			return v == starlark.None
 		case TreeDict:
 			dict, ok := v.(*starlark.Dict)

@@ -103,22 +103,40 @@ func debugPrintRule(in []AVal, p Params) ([]AVal, error) {
 	return one(TokenAVal), nil
 }
 
-// countFormatFields counts the {} fields of a format string, in which {{ and
-// }} stand for braces.
+// countFormatFields counts the fields of a format string: automatic
+// positional fields of str.format, each with an optional conversion and a
+// spec without braces ({}, {!r}, {:.4f}, {!s:>8}), in which {{ and }} stand
+// for braces.
 func countFormatFields(format string) (int, error) {
 	n := 0
 	for i := 0; i < len(format); i++ {
 		switch c := format[i]; {
 		case strings.HasPrefix(format[i:], "{{") || strings.HasPrefix(format[i:], "}}"):
 			i++
-		case strings.HasPrefix(format[i:], "{}"):
+		case c == '{':
+			end := strings.IndexByte(format[i:], '}')
+			if end < 0 || !isAutomaticField(format[i+1:i+end]) {
+				return 0, fmt.Errorf("fmt %s: only automatic fields such as {}, {!r} and {:.3f} are supported (write {{ and }} for braces)", pyString(format))
+			}
 			n++
-			i++
-		case c == '{' || c == '}':
-			return 0, fmt.Errorf("fmt %s: only {} fields are supported (write {{ and }} for braces)", pyString(format))
+			i += end
+		case c == '}':
+			return 0, fmt.Errorf("fmt %s: a single } (write }} for a brace)", pyString(format))
 		}
 	}
 	return n, nil
+}
+
+// isAutomaticField reports whether a field's text (between its braces)
+// is [!r|!s|!a][:spec] with a spec free of braces.
+func isAutomaticField(f string) bool {
+	if strings.HasPrefix(f, "!") {
+		if len(f) < 2 || !strings.ContainsRune("rsa", rune(f[1])) {
+			return false
+		}
+		f = f[2:]
+	}
+	return f == "" || f[0] == ':' && !strings.ContainsAny(f, "{")
 }
 
 func callRule(in []AVal, p Params) ([]AVal, error) {

@@ -368,7 +368,7 @@ func (f *templateFormatter) lookup(name []rune) (Value, error) {
 
 func attr(v Value, name string) (Value, error) {
 	if a, ok := v.(HasAttrs); ok {
-		return a.Attr(name)
+		return a.Field(name)
 	}
 	return nil, &Error{"AttributeError", "'" + v.Type() + "' object has no attribute '" + name + "'"}
 }
@@ -379,9 +379,9 @@ func item(v Value, key string) (Value, error) {
 		return nil, typeError("'%s' object is not subscriptable", v.Type())
 	}
 	if n, ok := digitsValue(key); ok {
-		return x.Index(n)
+		return x.Item(n)
 	}
-	return x.Index(key)
+	return x.Item(key)
 }
 
 // digitsValue reads s as a field index: only decimal digits.

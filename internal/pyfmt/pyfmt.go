@@ -82,13 +82,13 @@ type Mapping interface {
 // the brackets hold only digits, else a string.
 type Indexable interface {
 	Value
-	Index(key any) (Value, error)
+	Item(key any) (Value, error)
 }
 
 // A HasAttrs answers the .name of a str.format field.
 type HasAttrs interface {
 	Value
-	Attr(name string) (Value, error)
+	Field(name string) (Value, error)
 }
 
 // A PlainConverter is asked first for each bare printf conversion (%s or

@@ -19,7 +19,7 @@ func (v pyInt) Str() string      { return v.x.String() }
 func (v pyInt) Repr() string     { return v.x.String() }
 func (v pyInt) BigInt() *big.Int { return v.x }
 func (v pyInt) IsBool() bool     { return false }
-func (v pyInt) Index(any) (Value, error) {
+func (v pyInt) Item(any) (Value, error) {
 	return nil, typeError("'int' object is not subscriptable")
 }
 
@@ -72,7 +72,7 @@ func (v pyTuple) Repr() string {
 	}
 	return "(" + joinRepr(v) + ")"
 }
-func (v pyTuple) Index(key any) (Value, error) { return sequenceIndex("tuple", v, key) }
+func (v pyTuple) Item(key any) (Value, error) { return sequenceIndex("tuple", v, key) }
 
 type pyList []Value
 
@@ -82,7 +82,7 @@ func (v pyList) Repr() string { return "[" + joinRepr(v) + "]" }
 func (v pyList) Lookup(key string) (Value, error) {
 	return nil, typeError("list indices must be integers or slices, not str")
 }
-func (v pyList) Index(key any) (Value, error) { return sequenceIndex("list", v, key) }
+func (v pyList) Item(key any) (Value, error) { return sequenceIndex("list", v, key) }
 
 type pyDict struct {
 	keys []string
@@ -104,7 +104,7 @@ func (v pyDict) Lookup(key string) (Value, error) {
 	}
 	return nil, &Error{"KeyError", QuoteString(key)}
 }
-func (v pyDict) Index(key any) (Value, error) {
+func (v pyDict) Item(key any) (Value, error) {
 	if k, ok := key.(string); ok {
 		return v.Lookup(k)
 	}

@@ -160,7 +160,7 @@ func (x value) PlainConversion(conv byte) (string, bool) {
 	return string(s.(starlark.String)), true
 }
 
-func (x value) Attr(name string) (pyfmt.Value, error) {
+func (x value) Field(name string) (pyfmt.Value, error) {
 	v, err := getattr(x.v, name)
 	if err != nil {
 		return nil, err
@@ -210,14 +210,14 @@ type tupleValue struct {
 
 func (x tupleValue) Elems() []pyfmt.Value { return adaptAll(x.t) }
 
-func (x tupleValue) Index(key any) (pyfmt.Value, error) { return index(x.t, key) }
+func (x tupleValue) Item(key any) (pyfmt.Value, error) { return index(x.t, key) }
 
 type indexableValue struct {
 	value
 	x starlark.Indexable
 }
 
-func (x indexableValue) Index(key any) (pyfmt.Value, error) { return index(x.x, key) }
+func (x indexableValue) Item(key any) (pyfmt.Value, error) { return index(x.x, key) }
 
 // index is a field's [n] on a list or tuple.
 func index(x starlark.Indexable, key any) (pyfmt.Value, error) {
@@ -238,11 +238,11 @@ type mappingValue struct {
 
 // Lookup answers %(key)s.
 func (x mappingValue) Lookup(key string) (pyfmt.Value, error) {
-	return x.Index(key)
+	return x.Item(key)
 }
 
 // Index answers a field's [key]: an int key when the brackets hold digits.
-func (x mappingValue) Index(key any) (pyfmt.Value, error) {
+func (x mappingValue) Item(key any) (pyfmt.Value, error) {
 	var k starlark.Value
 	switch key := key.(type) {
 	case int:

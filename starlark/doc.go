@@ -1,9 +1,8 @@
 // Package starlark is the jaxsh language: the dialect (package dialect
 // parses it), Array and its operators, tracers and their truth, pytrees,
 // conversions from Starlark values, the staging builtins (jit, make_jaxpr,
-// vmap),
-// the effects builtins, asynchronous reads, devices, and running scripts
-// and REPL chunks (Session, REPL).
+// vmap), the effects builtins, asynchronous reads, devices, and running
+// scripts and REPL chunks (Session, REPL).
 //
 // The namespaces scripts use (jnp, lax, nn, random) are not here: each is a
 // package under lib/ that builds its module on the API below, and the root

@@ -590,14 +590,11 @@ func builtinDeserialize(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "serialized", &data, "callbacks?", &callbacks); err != nil {
 		return nil, err
 	}
-	var raw []byte
-	switch d := data.(type) {
-	case starlark.Bytes:
-		raw = []byte(d)
-	default:
+	raw, ok := data.(starlark.Bytes)
+	if !ok {
 		return nil, fmt.Errorf("deserialize: serialized must be bytes, got %s", data.Type())
 	}
-	binds := map[string]export.BindFunc{}
+	fns := map[string]starlark.Callable{}
 	if callbacks != nil {
 		for _, item := range callbacks.Items() {
 			name, ok := item[0].(starlark.String)
@@ -608,12 +605,23 @@ func builtinDeserialize(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 			if !ok {
 				return nil, fmt.Errorf("deserialize: callbacks[%q] must be a function, got %s", string(name), item[1].Type())
 			}
-			binds[string(name)] = func(kind string, spec []byte) (trace.Callback, error) {
-				return decodeCallback(string(name), fn, kind, spec)
-			}
+			fns[string(name)] = fn
 		}
 	}
-	e, err := export.DeserializeWith(raw, export.DeserializeOptions{Callbacks: binds, Builtin: builtinCallback})
+	return Deserialize([]byte(raw), fns)
+}
+
+// Deserialize loads a serialized artifact for scripts and Go callers:
+// callbacks binds each stored host callback by name (Starlark functions or
+// Go functions, GoFunction).
+func Deserialize(data []byte, callbacks map[string]starlark.Callable) (*Exported, error) {
+	binds := map[string]export.BindFunc{}
+	for name, fn := range callbacks {
+		binds[name] = func(kind string, spec []byte) (trace.Callback, error) {
+			return decodeCallback(name, fn, kind, spec)
+		}
+	}
+	e, err := export.DeserializeWith(data, export.DeserializeOptions{Callbacks: binds, Builtin: builtinCallback})
 	if err != nil {
 		return nil, err
 	}

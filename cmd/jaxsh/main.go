@@ -4,6 +4,9 @@
 //	jaxsh                       the REPL (statements from stdin when it is not a terminal)
 //	jaxsh FILE.star [ARGS...]   run a script; argv is [FILE.star, ARGS...]
 //	jaxsh -c 'CODE' [ARGS...]   run CODE
+//	jaxsh run FILE.jaxsh-export [INPUT.npy ...] [-o OUT.npy]
+//	                            call an exported artifact on .npy inputs
+//	jaxsh inspect FILE          print an artifact's metadata and program
 //
 // Exit status: 0 on success, 1 on any error in the program (the message or
 // traceback goes to stderr; for the REPL, only with piped input), 2 on bad
@@ -30,6 +33,8 @@ var version = "0.1.0-dev"
 const usage = `usage: jaxsh [flags]
        jaxsh [flags] FILE.star [ARGS...]
        jaxsh [flags] -c CODE [ARGS...]
+       jaxsh [flags] run FILE.jaxsh-export [INPUT.npy ...] [-o OUT.npy|OUT.npz]
+       jaxsh inspect FILE.jaxsh-export
 
 Runs jaxsh: Starlark with NumPy-style arrays (see the README). With no
 script, the REPL: on a terminal with line editing, history and Tab
@@ -48,6 +53,10 @@ Flags:
                      function, saying why the compile cache missed
   --version          print the version and exit
   --help             print this help and exit
+
+An artifact is what Exported.serialize() returns, saved to a file. run
+calls it on the arrays of the .npy inputs and prints its outputs, or
+writes them with -o (one output to .npy, several to .npz as out_0, ...).
 
 Examples:
   jaxsh                                   start the REPL
@@ -120,6 +129,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if !codeGiven && (fs.Arg(0) == "run" || fs.Arg(0) == "inspect") {
+		return artifactCommand(ctx, jaxsh.New(opts), fs.Args(), stdout, stderr)
+	}
 	interp := jaxsh.New(opts)
 	var err error
 	if codeGiven {
@@ -134,6 +146,48 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, jaxsh.FormatError(err))
+		return 1
+	}
+	return 0
+}
+
+// artifactCommand runs `jaxsh run` and `jaxsh inspect`.
+func artifactCommand(ctx context.Context, interp *jaxsh.Interpreter, args []string, stdout, stderr io.Writer) int {
+	cmd, rest := args[0], args[1:]
+	out := ""
+	var files []string
+	for i := 0; i < len(rest); i++ {
+		if cmd == "run" && (rest[i] == "-o" || rest[i] == "--o") {
+			if i+1 >= len(rest) {
+				fmt.Fprintf(stderr, "jaxsh run: -o needs a file name\n")
+				return 2
+			}
+			out = rest[i+1]
+			i++
+			continue
+		}
+		files = append(files, rest[i])
+	}
+	if len(files) == 0 || (cmd == "inspect" && len(files) != 1) {
+		fmt.Fprintf(stderr, "jaxsh %s: want an artifact file\n\n%s", cmd, usage)
+		return 2
+	}
+	if cmd == "inspect" {
+		data, err := os.ReadFile(files[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "jaxsh inspect: %v\n", err)
+			return 1
+		}
+		text, err := jaxsh.InspectArtifact(data)
+		if err != nil {
+			fmt.Fprintf(stderr, "jaxsh inspect: %s: %v\n", files[0], err)
+			return 1
+		}
+		fmt.Fprint(stdout, text)
+		return 0
+	}
+	if err := interp.RunArtifact(ctx, files[0], files[1:], out); err != nil {
+		fmt.Fprintf(stderr, "jaxsh run: %s\n", jaxsh.FormatError(err))
 		return 1
 	}
 	return 0

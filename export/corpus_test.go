@@ -171,11 +171,57 @@ func paramPrograms(t *testing.T) map[string]*trace.Jaxpr {
 	for _, s := range []string{"scatter", "scatter-add", "scatter-max", "scatter-min", "scatter-mul"} {
 		progs[s] = single(t, s, scatterRows(), av(f32, 4, 3), av(i32, 2, 1), av(f32, 2, 3))
 	}
+	sq := av(f32, 3, 3)
+	progs["fft"] = single(t, "fft", trace.Params{"fft_type": trace.FFTForward, "fft_lengths": []int{4}}, av(trace.Complex64, 2, 4))
+	progs["rfft"] = single(t, "fft", trace.Params{"fft_type": trace.FFTRealForward, "fft_lengths": []int{2, 4}}, av(f32, 2, 4))
+	progs["irfft"] = single(t, "fft", trace.Params{"fft_type": trace.FFTRealInverse, "fft_lengths": []int{6}}, av(trace.Complex64, 4))
+	progs["eig"] = single(t, "eig", trace.Params{"compute_left_eigenvectors": false, "compute_right_eigenvectors": true}, sq)
+	progs["eigh"] = single(t, "eigh", trace.Params{"lower": true, "sort_eigenvalues": true, "subset_by_index": nil}, sq)
+	progs["qr"] = single(t, "qr", trace.Params{"full_matrices": false, "pivoting": false}, av(f32, 4, 3))
+	progs["svd"] = single(t, "svd", trace.Params{"full_matrices": false, "compute_uv": true, "subset_by_index": nil}, av(f32, 4, 3))
+	progs["triangular_solve"] = single(t, "triangular_solve", trace.Params{"left_side": true, "lower": true, "transpose_a": false,
+		"conjugate_a": false, "unit_diagonal": false}, sq, av(f32, 3, 2))
+	progs["checkpoint"] = single(t, "checkpoint", trace.Params{"jaxpr": unary(t, "sin"), "prevent_cse": true, "differentiated": false,
+		"policy": trace.Ident("nothing_saveable")}, av(f32, 3))
+	progs["custom_jvp_call"] = single(t, "custom_jvp_call", trace.Params{"call_jaxpr": unary(t, "sin"), "jvp_jaxpr": jvpOfSin(t),
+		"num_consts": 0, "symbolic_zeros": false}, av(f32, 3))
+	progs["custom_vjp_call"] = single(t, "custom_vjp_call", trace.Params{"call_jaxpr": unary(t, "sin"), "fwd_jaxpr": fwdOfSin(t),
+		"bwd_jaxpr": bwdOfSin(t), "num_res": 1, "symbolic_zeros": false}, av(f32, 3))
+	progs["custom_lin"] = single(t, "custom_lin", trace.Params{"bwd_jaxpr": bwdOfSin(t), "num_res": 1, "out_avals": []trace.AVal{av(f32, 3)}},
+		av(f32, 3), av(f32, 3))
 	progs["jit"] = jitProgram(t)
 	progs["cond"] = condProgram(t)
 	progs["while"] = whileProgram(t)
 	progs["scan"] = scanProgram(t)
 	return progs
+}
+
+// unary is x -> prim(x) on f32[3].
+func unary(t *testing.T, prim string) *trace.Jaxpr {
+	j := newJB(t)
+	x := j.in(f32, 3)
+	return j.build(j.one(prim, nil, x))
+}
+
+// jvpOfSin maps (x, dx) to (sin x, cos x * dx).
+func jvpOfSin(t *testing.T) *trace.Jaxpr {
+	j := newJB(t)
+	x, dx := j.in(f32, 3), j.in(f32, 3)
+	return j.build(j.one("sin", nil, x), j.one("mul", nil, j.one("cos", nil, x), dx))
+}
+
+// fwdOfSin maps x to (sin x, residual cos x).
+func fwdOfSin(t *testing.T) *trace.Jaxpr {
+	j := newJB(t)
+	x := j.in(f32, 3)
+	return j.build(j.one("sin", nil, x), j.one("cos", nil, x))
+}
+
+// bwdOfSin maps (cos x, ct) to ct * cos x.
+func bwdOfSin(t *testing.T) *trace.Jaxpr {
+	j := newJB(t)
+	c, ct := j.in(f32, 3), j.in(f32, 3)
+	return j.build(j.one("mul", nil, ct, c))
 }
 
 // jitProgram nests a jit whose body prints, as the golden jaxpr of trace.
@@ -248,10 +294,14 @@ func autoPrograms(t *testing.T) (map[string]*trace.Jaxpr, []string) {
 		}
 		found := false
 		for n := p.MinIn; !found && n <= 4 && (p.MaxIn < 0 || n <= p.MaxIn); n++ {
-			for _, dt := range dtypes {
+			for _, try := range dtypes {
+				dt, shape := try, []int{3}
+				if p.Name == "cholesky" || p.Name == "lu" { // square matrices
+					shape = []int{3, 3}
+				}
 				in := make([]trace.AVal, n)
 				for i := range in {
-					in[i] = av(dt, 3)
+					in[i] = av(dt, shape...)
 				}
 				if p.Name == "select_n" && n > 1 {
 					in[0] = av(trace.Bool, 3)

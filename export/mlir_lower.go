@@ -230,8 +230,27 @@ func (w *mlirWriter) eqn(e *trace.Eqn, in []value, tokens map[string]value) ([]v
 		return w.op("stablehlo.optimization_barrier", in, "", types)
 	case "create_token":
 		return one(w.op1("stablehlo.after_all", nil, "", tokenType))
-	case "jit":
+	case "jit", "checkpoint":
 		return w.jaxpr(p.Jaxpr("jaxpr"), in, tokens)
+	case "custom_jvp_call", "custom_vjp_call":
+		// The primal computation; derivatives were taken before export.
+		return w.jaxpr(p.Jaxpr("call_jaxpr"), in, tokens)
+	case "cholesky":
+		return one(w.op1("stablehlo.cholesky", in, "lower = true", outType(0)))
+	case "triangular_solve":
+		transpose := "NO_TRANSPOSE"
+		switch {
+		case p.Bool("transpose_a") && p.Bool("conjugate_a"):
+			transpose = "ADJOINT"
+		case p.Bool("transpose_a"):
+			transpose = "TRANSPOSE"
+		case p.Bool("conjugate_a"):
+			return nil, fmt.Errorf("triangular_solve conjugating without transposing has no StableHLO counterpart")
+		}
+		return one(w.op1("stablehlo.triangular_solve", in, fmt.Sprintf("left_side = %t, lower = %t, transpose_a = #stablehlo<transpose %s>, unit_diagonal = %t",
+			p.Bool("left_side"), p.Bool("lower"), transpose, p.Bool("unit_diagonal")), outType(0)))
+	case "lu", "qr", "eig", "eigh", "svd":
+		return nil, fmt.Errorf("%s lowers to a platform's LAPACK or cuSOLVER custom call in XLA; not lowered here", name)
 	case "cond":
 		return w.cond(e, in, tokens)
 	case "while":

@@ -32,6 +32,12 @@ var withoutLowering = map[string]string{
 	"argmin":       "no StableHLO lowering for primitive argmin",
 	"threefry2x32": "no StableHLO lowering for primitive threefry2x32",
 	"gather_fill":  "gather with mode FILL_OR_DROP has no StableHLO lowering here yet",
+	"custom_lin":   "no StableHLO lowering for primitive custom_lin",
+	"lu":           "lu lowers to a platform's LAPACK or cuSOLVER custom call in XLA; not lowered here",
+	"qr":           "qr lowers to a platform's LAPACK or cuSOLVER custom call in XLA; not lowered here",
+	"eig":          "eig lowers to a platform's LAPACK or cuSOLVER custom call in XLA; not lowered here",
+	"eigh":         "eigh lowers to a platform's LAPACK or cuSOLVER custom call in XLA; not lowered here",
+	"svd":          "svd lowers to a platform's LAPACK or cuSOLVER custom call in XLA; not lowered here",
 }
 
 // Every corpus program lowers (or fails with its listed reason), and what

@@ -165,7 +165,9 @@ func TestRoundTripCorpus(t *testing.T) {
 			if got, want := loaded.String(), e.String(); got != want {
 				t.Errorf("metadata after the round trip:\n%s\nwant:\n%s", got, want)
 			}
-			runBoth(t, j, loaded)
+			if name != "custom_lin" { // it only exists to be transposed; it cannot run
+				runBoth(t, j, loaded)
+			}
 		})
 	}
 }

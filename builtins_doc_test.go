@@ -25,6 +25,7 @@ var libraryDirs = map[string]string{
 	"nn":        "lib/nn",
 	"random":    "lib/random",
 	"tree_util": "lib/tree",
+	"scipy":     "lib/scipy",
 }
 
 // memberTable returns the member table of a library package's doc comment:

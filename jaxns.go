@@ -171,6 +171,7 @@ var jaxPaths = map[string]string{
 	"lax":       "jax.lax",
 	"nn":        "jax.nn",
 	"random":    "jax.random",
+	"scipy":     "jax.scipy",
 	"tree_util": "jax.tree_util",
 	"debug":     "jax.debug",
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jaxsh/jaxsh/lib/nn"
 	"github.com/jaxsh/jaxsh/lib/numpy"
 	"github.com/jaxsh/jaxsh/lib/random"
+	"github.com/jaxsh/jaxsh/lib/scipy"
 	"github.com/jaxsh/jaxsh/lib/tree"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -23,6 +24,7 @@ var namespaces = map[string]*starlarkstruct.Module{
 	"nn":        nn.Module,
 	"random":    random.Module,
 	"tree_util": tree.Module,
+	"scipy":     scipy.Module,
 }
 
 // NamespaceNames lists the names of the library namespaces Options.Namespaces

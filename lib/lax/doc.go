@@ -31,6 +31,8 @@
 //	| `abs sign floor ceil round exp log sin cos tanh sqrt rsqrt erf` | elementwise functions; `round(x, rounding_method)` |
 //	| `complex(x, y)`, `real(x)`, `imag(x)`, `conj(x)` | complex numbers from float32/float64 parts, and their parts |
 //	| `RoundingMethod` | `AWAY_FROM_ZERO` (0), `TO_NEAREST_EVEN` (1) |
+//	| `tan asin acos atan sinh cosh asinh acosh atanh exp2 expm1 log1p logistic cbrt erfc erf_inv is_finite square population_count bitwise_not` | more elementwise functions, one primitive each |
+//	| `atan2 nextafter bitwise_and bitwise_or bitwise_xor shift_left shift_right_arithmetic shift_right_logical` | more binary operations, one primitive each |
 //	| `slice_in_dim index_in_dim dynamic_slice_in_dim dynamic_index_in_dim dynamic_update_slice_in_dim dynamic_update_index_in_dim` | the slicing operations along one axis (composed.star) |
 //	| `broadcasted_iota(dtype, shape, dimension)` | an iota along one dimension of shape |
 package lax

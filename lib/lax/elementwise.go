@@ -22,6 +22,10 @@ func init() {
 		{"add", "add", "add"}, {"sub", "sub", "subtract"}, {"mul", "mul", "multiply"},
 		{"div", "div", "divide"}, {"rem", "rem", "remainder"},
 		{"max", "max", "maximum"}, {"min", "min", "minimum"},
+		{"atan2", "atan2", "arctan2"}, {"nextafter", "nextafter", "nextafter"},
+		{"bitwise_and", "and", "bitwise_and"}, {"bitwise_or", "or", "bitwise_or"}, {"bitwise_xor", "xor", "bitwise_xor"},
+		{"shift_left", "shift_left", "left_shift"}, {"shift_right_arithmetic", "shift_right_arithmetic", "right_shift"},
+		{"shift_right_logical", "shift_right_logical", "right_shift"},
 	} {
 		jstarlark.Register(Module, op.name, laxBinaryBuiltin(op.name, op.prim, op.jnpName))
 	}
@@ -30,6 +34,11 @@ func init() {
 		{"neg", "neg"}, {"abs", "abs"}, {"sign", "sign"}, {"floor", "floor"}, {"ceil", "ceil"},
 		{"exp", "exp"}, {"log", "log"}, {"sin", "sin"}, {"cos", "cos"}, {"tanh", "tanh"},
 		{"rsqrt", "rsqrt"}, {"erf", "erf"}, {"sqrt", "sqrt"},
+		{"tan", "tan"}, {"asin", "asin"}, {"acos", "acos"}, {"atan", "atan"},
+		{"sinh", "sinh"}, {"cosh", "cosh"}, {"asinh", "asinh"}, {"acosh", "acosh"}, {"atanh", "atanh"},
+		{"exp2", "exp2"}, {"expm1", "expm1"}, {"log1p", "log1p"}, {"logistic", "logistic"},
+		{"cbrt", "cbrt"}, {"erfc", "erfc"}, {"erf_inv", "erf_inv"}, {"is_finite", "is_finite"},
+		{"square", "square"}, {"population_count", "population_count"}, {"bitwise_not", "not"},
 	} {
 		jstarlark.Register(Module, op.name, laxUnaryBuiltin(op.name, op.prim))
 	}

@@ -1,0 +1,15 @@
+// Package scipy is jaxsh's scipy module: jax.scipy's special functions
+// (scipy.special) and distributions (scipy.stats.norm, ...), composed of
+// jnp and lax in the dialect (special.star, stats.star) as jax/_src/scipy
+// composes them in Python. stats.DIST.FN is stats.star's DIST_FN.
+//
+// Members (docs/builtins.md is generated from this table):
+//
+//	| group | names |
+//	|---|---|
+//	| special | `scipy.special.logsumexp scipy.special.softmax scipy.special.log_softmax scipy.special.erf scipy.special.erfc scipy.special.erfinv scipy.special.expit scipy.special.logit scipy.special.xlogy scipy.special.xlog1py scipy.special.entr scipy.special.ndtr scipy.special.ndtri scipy.special.log_ndtr scipy.special.gammaln scipy.special.betaln scipy.special.digamma scipy.special.gamma scipy.special.beta scipy.special.factorial scipy.special.multigammaln` |
+//	| stats: norm | `scipy.stats.norm.pdf scipy.stats.norm.logpdf scipy.stats.norm.cdf scipy.stats.norm.logcdf scipy.stats.norm.sf scipy.stats.norm.logsf scipy.stats.norm.ppf scipy.stats.norm.isf` |
+//	| stats: uniform, laplace, logistic, cauchy | `scipy.stats.uniform.pdf scipy.stats.uniform.logpdf scipy.stats.uniform.cdf scipy.stats.uniform.ppf scipy.stats.uniform.sf scipy.stats.laplace.pdf scipy.stats.laplace.logpdf scipy.stats.laplace.cdf scipy.stats.laplace.sf scipy.stats.laplace.ppf scipy.stats.logistic.pdf scipy.stats.logistic.logpdf scipy.stats.logistic.cdf scipy.stats.logistic.sf scipy.stats.logistic.ppf scipy.stats.cauchy.pdf scipy.stats.cauchy.logpdf scipy.stats.cauchy.cdf scipy.stats.cauchy.sf scipy.stats.cauchy.ppf` |
+//	| stats: densities | `scipy.stats.t.pdf scipy.stats.t.logpdf scipy.stats.gamma.pdf scipy.stats.gamma.logpdf scipy.stats.beta.pdf scipy.stats.beta.logpdf` |
+//	| stats: discrete | `scipy.stats.poisson.pmf scipy.stats.poisson.logpmf scipy.stats.bernoulli.pmf scipy.stats.bernoulli.logpmf scipy.stats.bernoulli.cdf scipy.stats.bernoulli.ppf` |
+package scipy

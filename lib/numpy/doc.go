@@ -31,6 +31,7 @@
 //	| composed: differences and statistics | `diff ediff1d average ptp trapezoid cumulative_sum nansum nanprod nanmax nanmin nanmean nanvar nanstd median quantile percentile nanmedian nanquantile nanpercentile cov corrcoef` |
 //	| composed: products, polynomials, ranges | `kron cross polyval vander logspace geomspace` |
 //	| composed: indices and searching (`size=`, `fill_value=` under jit) | `tril_indices triu_indices tril_indices_from triu_indices_from diag_indices diag_indices_from unravel_index ravel_multi_index nonzero flatnonzero argwhere searchsorted digitize interp bincount isin in1d unique select` |
-//	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace`; `jnp.linalg.norm` |
+//	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace` |
+//	| jnp.linalg (batched over leading axes; float32 and float64, complex not yet) | `jnp.linalg.inv jnp.linalg.solve jnp.linalg.det jnp.linalg.slogdet jnp.linalg.cholesky jnp.linalg.qr jnp.linalg.svd jnp.linalg.svdvals jnp.linalg.eigh jnp.linalg.eigvalsh jnp.linalg.eig jnp.linalg.eigvals jnp.linalg.lstsq jnp.linalg.pinv jnp.linalg.matrix_power jnp.linalg.matrix_rank jnp.linalg.norm jnp.linalg.matrix_norm jnp.linalg.vector_norm jnp.linalg.cond jnp.linalg.multi_dot jnp.linalg.cross jnp.linalg.outer jnp.linalg.tensorinv jnp.linalg.tensorsolve jnp.linalg.trace jnp.linalg.diagonal jnp.linalg.matmul jnp.linalg.matrix_transpose jnp.linalg.vecdot` |
 //	| function transformations | `vectorize` |
 package numpy

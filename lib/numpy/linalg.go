@@ -15,9 +15,9 @@ import (
 // first made inexact (integers and bool become float32, jaxsh's default
 // float). Vector norms: ord None or 2 (Euclidean), inf, -inf, 0 (count of
 // non-zeros), 1, and any other p as sum(|x|**p)**(1/p). Matrix norms (two
-// axes): None or 'fro' (Frobenius), 1, -1, inf, -inf. The matrix norms
-// 'nuc', 2 and -2 need singular values, which jaxsh has no SVD for yet:
-// they are an error that says so. Sums, maxima and minima are jnp.sum,
+// axes): None or 'fro' (Frobenius), 1, -1, inf, -inf, and through the
+// singular values 2 (the largest), -2 (the smallest) and 'nuc' (their
+// sum). Sums, maxima and minima are jnp.sum,
 // jnp.max and jnp.min, so their dtype rules (float16 accumulates in
 // float32) are jnp's.
 
@@ -182,7 +182,7 @@ func (n normer) matrix(x *jstarlark.Array, ord starlark.Value, row, col int) (st
 		case "fro", "f":
 			return n.euclidean(x, []int{row, col})
 		case "nuc":
-			return nil, fmt.Errorf("%s: the nuclear norm (ord='nuc') needs singular values, and jaxsh has no SVD yet", n.fn)
+			return n.singular(x, "reduce_sum", row, col)
 		}
 		return nil, fmt.Errorf("%s: invalid order '%s' for matrix norm", n.fn, string(s))
 	}
@@ -204,8 +204,10 @@ func (n normer) matrix(x *jstarlark.Array, ord starlark.Value, row, col int) (st
 		sumAxis, pickAxis = col, row
 	case math.IsInf(p, -1):
 		sumAxis, pickAxis, pick = col, row, "min"
-	case p == 2 || p == -2:
-		return nil, fmt.Errorf("%s: the matrix %s-norm needs singular values, and jaxsh has no SVD yet", n.fn, ord)
+	case p == 2:
+		return n.singular(x, "reduce_max", row, col)
+	case p == -2:
+		return n.singular(x, "reduce_min", row, col)
 	default:
 		return nil, fmt.Errorf("%s: invalid order '%s' for matrix norm", n.fn, ord)
 	}
@@ -217,6 +219,25 @@ func (n normer) matrix(x *jstarlark.Array, ord starlark.Value, row, col int) (st
 		return nil, err
 	}
 	return n.extremum(pick, sums, []int{pickAxis}, n.keepdims)
+}
+
+// singular reduces the singular values of the matrices over axes row and
+// col: their largest (ord 2), smallest (ord -2) or sum ('nuc').
+func (n normer) singular(x *jstarlark.Array, reduce string, row, col int) (*jstarlark.Array, error) {
+	r := x.NDim()
+	m, err := moveAxes(x, []int{row, col}, []int{r - 2, r - 1})
+	if err != nil {
+		return nil, err
+	}
+	sv, err := singularValues(n.fn, m)
+	if err != nil {
+		return nil, err
+	}
+	out, err := jstarlark.Bind1(reduce, trace.Params{"axes": []int{r - 2}}, sv)
+	if err != nil || !n.keepdims {
+		return out, err
+	}
+	return jstarlark.ExpandDims(out, []int{min(row, col), max(row, col)})
 }
 
 // sum is jnp.sum over axes, with dtype when not nil.

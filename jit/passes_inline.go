@@ -21,6 +21,12 @@ func inlineCalls(c *compilation, j *trace.Jaxpr) (*trace.Jaxpr, error) {
 	r := newRewriter(j)
 	for _, e := range j.Eqns {
 		e = r.operands(e)
+		if isIdentity(e) {
+			for i, v := range e.Out {
+				r.replace(v, e.In[i])
+			}
+			continue
+		}
 		if !isInlinableCall(e) {
 			r.emit(e)
 			continue
@@ -48,9 +54,13 @@ func isInlinableCall(e *trace.Eqn) bool {
 	return body != nil && len(body.ConstVars) == 0
 }
 
+// isIdentity: an equation that returns its operands (stop_gradient, whose
+// only meaning is to autodiff) is removed, its outputs replaced by them.
+func isIdentity(e *trace.Eqn) bool { return e.Prim.Has(trace.Identity) }
+
 func hasInlinableCall(j *trace.Jaxpr) bool {
 	for _, e := range j.Eqns {
-		if isInlinableCall(e) {
+		if isInlinableCall(e) || isIdentity(e) {
 			return true
 		}
 	}
@@ -82,8 +92,14 @@ func inlineBody(r *rewriter, body *trace.Jaxpr, args []trace.Atom, pos trace.Pos
 		for i, a := range e.In {
 			in[i] = resolve(a)
 		}
+		if isIdentity(e) {
+			for i, v := range e.Out {
+				local[v] = in[i]
+			}
+			continue
+		}
 		if isInlinableCall(e) {
-			outs, err := inlineBody(r, e.Params.Jaxpr("jaxpr"), in, e.Pos)
+			outs, err := inlineBody(r, e.Params.Jaxpr(e.Prim.CallParam), in, e.Pos)
 			if err != nil {
 				return nil, err
 			}

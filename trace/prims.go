@@ -33,6 +33,9 @@ const (
 	HostOp
 	// CallsJaxpr: applies a jaxpr held in its params.
 	CallsJaxpr
+	// Identity: returns its operands unchanged; it only means something to
+	// a transformation (stop_gradient), so the compiler removes it.
+	Identity
 )
 
 // A Primitive is one row of the primitive table: a name as JAX spells it,

@@ -27,6 +27,16 @@ func adPrims() []*Primitive {
 	}
 	return []*Primitive{
 		{
+			// Returns its operands; their derivatives are zero.
+			Name: "stop_gradient", Props: Identity, MinIn: 1, MaxIn: -1, NonDifferentiable: true,
+			Rule: func(in []AVal, _ Params) ([]AVal, error) {
+				if err := checkArray(in); err != nil {
+					return nil, err
+				}
+				return append([]AVal(nil), in...), nil
+			},
+		},
+		{
 			// Applies jaxpr; under reverse mode its primal computation is
 			// done again in the backward pass instead of saving what the
 			// policy does not allow to save.

@@ -7,6 +7,13 @@ import "fmt"
 // primal call has, so every output is given a batch axis.
 
 var _ = addBatchRules(map[string]BatchRule{
+	"stop_gradient": func(bt Batcher, in []Atom, dims []int, p Params) ([]Atom, []int, error) {
+		outs, err := bt.Builder().Bind("stop_gradient", in, p, bt.Pos())
+		if err != nil {
+			return nil, nil, err
+		}
+		return varsAsAtoms(outs), append([]int(nil), dims...), nil
+	},
 	"checkpoint":      checkpointBatch("jaxpr"),
 	"custom_jvp_call": customJVPBatch,
 	"custom_vjp_call": customVJPBatch,

@@ -321,7 +321,7 @@ func TestPrimitiveTable(t *testing.T) {
 		gather scatter scatter-add scatter-mul scatter-min scatter-max concatenate pad rev iota
 		reduce_sum reduce_prod reduce_max reduce_min reduce_and reduce_or argmax argmin
 		cumsum cumprod cummax cummin dot_general sort debug_print id_tap call jit optimization_barrier create_token
-		cond while scan real imag conj complex fft checkpoint custom_jvp_call custom_vjp_call custom_lin
+		cond while scan real imag conj complex fft stop_gradient checkpoint custom_jvp_call custom_vjp_call custom_lin
 		cholesky lu qr eigh eig svd triangular_solve`)
 	for _, name := range want {
 		p := Lookup(name)

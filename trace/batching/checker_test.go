@@ -418,6 +418,7 @@ func primCases() []primCase {
 		"conjugate_a": false, "unit_diagonal": false}, ops("f32[3,3]", "f32[3,2]"))
 
 	add("optimization_barrier", nil, ops("f32[2]", "i32[3]"))
+	add("stop_gradient", nil, ops("f32[2]", "i32[3]"))
 	return cs
 }
 

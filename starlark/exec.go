@@ -66,6 +66,9 @@ func Predeclared() starlark.StringDict {
 	}
 	d["debug"] = DebugModule
 	d["eval_shape"] = starlark.NewBuiltin("eval_shape", guard("eval_shape", builtinEvalShape))
+	for k, v := range adBuiltins() {
+		d[k] = v
+	}
 	return d
 }
 

@@ -14,7 +14,7 @@
 //	| `scan(f, init, xs, length=None, reverse=False, unroll=1)` | `f(carry, x) -> (carry, y)` over the leading axis; returns `(carry, ys)` |
 //	| `map(f, xs)` | `f` over the leading axis, one at a time |
 //	| `optimization_barrier(x)` | stops fusion and CSE across it; returns `x` (a pytree) |
-//	| `stop_gradient(x)` | identity (for `grad`, when it arrives) |
+//	| `stop_gradient(x)` | identity whose derivatives are zero |
 //	| `select(pred, on_true, on_false)` | elementwise choice, same shapes |
 //	| `dynamic_slice(x, start_indices, slice_sizes)` | slice with traced starts, clamped |
 //	| `dynamic_update_slice(x, update, start_indices)` | write a block at traced starts, clamped |

@@ -312,8 +312,10 @@ func laxReducePrecisionBuiltin(_ *starlark.Thread, b *starlark.Builtin, args sta
 }
 
 // laxStopGradientBuiltin is lax.stop_gradient(x): the identity on a pytree
-// of arrays (containers are rebuilt, as tree_map does). Gradients, when
-// they arrive, stop here.
+// of arrays (containers are rebuilt, as tree_map does) whose derivatives
+// are zero. A traced array goes through the stop_gradient primitive, which
+// autodiff treats as non-differentiable and the compiler removes; a
+// concrete one is already a constant to every transformation.
 func laxStopGradientBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x); err != nil {
@@ -324,7 +326,12 @@ func laxStopGradientBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starla
 
 func stopGradientTree(v starlark.Value) (starlark.Value, error) {
 	switch x := v.(type) {
-	case *jstarlark.Array, starlark.Int, starlark.Float, starlark.Bool, starlark.NoneType:
+	case *jstarlark.Array:
+		if x.Traced() {
+			return jstarlark.Bind1("stop_gradient", nil, x)
+		}
+		return v, nil
+	case starlark.Int, starlark.Float, starlark.Bool, starlark.NoneType:
 		return v, nil
 	case starlark.Tuple:
 		out := make(starlark.Tuple, len(x))

@@ -124,7 +124,8 @@ func applyEnv(b *trace.Builder, j *trace.Jaxpr, args []trace.Atom, env map[*trac
 }
 
 // ValueAndGrad builds the jaxpr of JAX's value_and_grad: j's first output
-// must be a real scalar; the result maps j's inputs to j's outputs followed
+// must be an inexact scalar (complex for holomorphic functions: its
+// cotangent is 1); the result maps j's inputs to j's outputs followed
 // by the gradients of the first output with respect to the inputs marked
 // in diff (zeros for integer inputs are left out: one gradient per inexact
 // marked input). Further outputs of j ride along (has_aux).
@@ -132,8 +133,8 @@ func ValueAndGrad(j *trace.Jaxpr, diff []bool) (*trace.Jaxpr, error) {
 	if len(j.OutVars) == 0 {
 		return nil, fmt.Errorf("grad requires a function with an output")
 	}
-	if out := j.OutVars[0].Aval(); out.Rank() != 0 || !out.DType.IsFloat() {
-		return nil, fmt.Errorf("grad requires real scalar outputs, got %s", out.LongString())
+	if out := j.OutVars[0].Aval(); out.Rank() != 0 || !out.DType.IsInexact() {
+		return nil, fmt.Errorf("grad requires an inexact scalar output, got %s", out.LongString())
 	}
 	lin, err := Linearize(j, diff)
 	if err != nil {

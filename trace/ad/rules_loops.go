@@ -283,12 +283,14 @@ func not(m []bool) []bool {
 func scanTranspose(e *trace.Emitter, cts, in []trace.Atom, linear []bool, p trace.Params) []trace.Atom {
 	nc, ncar := p.Int("num_consts"), p.Int("num_carry")
 	body := p.Jaxpr("jaxpr")
-	linConsts, linCarry, linXs := linear[:nc], linear[nc:nc+ncar], linear[nc+ncar:]
-	for _, l := range linCarry {
-		if !l {
-			e.Failf("internal error: transposing a scan with a non-linear carry")
-		}
+	// Every carry is linear in the body: a carry whose initial value is not
+	// (a zero the JVP instantiated) still carries tangents, its own
+	// cotangent is just not wanted.
+	bodyLinear := append([]bool(nil), linear...)
+	for i := nc; i < nc+ncar; i++ {
+		bodyLinear[i] = true
 	}
+	linConsts, linXs := linear[:nc], linear[nc+ncar:]
 	consts, xs := in[:nc], in[nc+ncar:]
 	nYs := len(body.OutVars) - ncar
 	// The transposed body: consts (non-linear consts), carry (sums of the
@@ -317,7 +319,7 @@ func scanTranspose(e *trace.Emitter, cts, in []trace.Atom, linear []bool, p trac
 	for _, a := range body.OutVars[ncar:] {
 		ctYs = append(ctYs, b.Input(a.Aval()))
 	}
-	ctIn, err := backwardPass(b, body, nil, linear, append(append([]trace.Atom(nil), nlc...), nlx...),
+	ctIn, err := backwardPass(b, body, nil, bodyLinear, append(append([]trace.Atom(nil), nlc...), nlx...),
 		append(append([]trace.Atom(nil), ctCarry...), ctYs...))
 	fail(e, err)
 	be := &trace.Emitter{B: b}
@@ -339,7 +341,7 @@ func scanTranspose(e *trace.Emitter, cts, in []trace.Atom, linear []bool, p trac
 			bodyOuts = append(bodyOuts, be.Instantiate(ctIn[i], body.InVars[i].Aval()))
 		}
 		for i := nc + ncar; i < len(body.InVars); i++ {
-			if linear[i] {
+			if bodyLinear[i] {
 				bodyOuts = append(bodyOuts, be.Instantiate(ctIn[i], body.InVars[i].Aval()))
 			}
 		}
@@ -376,7 +378,9 @@ func scanTranspose(e *trace.Emitter, cts, in []trace.Atom, linear []bool, p trac
 		}
 	}
 	for i := range ncar {
-		res[nc+i] = outs[k]
+		if linear[nc+i] {
+			res[nc+i] = outs[k]
+		}
 		k++
 	}
 	for i := range xs {

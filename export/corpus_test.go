@@ -189,6 +189,7 @@ func paramPrograms(t *testing.T) map[string]*trace.Jaxpr {
 		"bwd_jaxpr": bwdOfSin(t), "num_res": 1, "symbolic_zeros": false}, av(f32, 3))
 	progs["custom_lin"] = single(t, "custom_lin", trace.Params{"bwd_jaxpr": bwdOfSin(t), "num_res": 1, "out_avals": []trace.AVal{av(f32, 3)}},
 		av(f32, 3), av(f32, 3))
+	progs["call_exported"] = single(t, "call_exported", trace.Params{"name": trace.Ident("g"), "jaxpr": unary(t, "cos")}, av(f32, 3))
 	progs["jit"] = jitProgram(t)
 	progs["cond"] = condProgram(t)
 	progs["while"] = whileProgram(t)

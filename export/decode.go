@@ -33,6 +33,7 @@ func (d *decoder) artifact(a *pb.Artifact, depth int) (*Exported, error) {
 		Platforms:                slices.Clone(a.GetPlatforms()),
 		CallingConventionVersion: int(a.GetCallingConventionVersion()),
 		NrDevices:                int(a.GetNrDevices()),
+		loaded:                   true,
 	}
 	if err := checkPlatforms(e.Platforms); err != nil {
 		return nil, formatErrorf("%v", err)

@@ -54,6 +54,8 @@ type Exported struct {
 	vjp func() (*Exported, error)
 	// storedVJP is the VJP a deserialized artifact carried.
 	storedVJP *Exported
+	// loaded marks a deserialized artifact.
+	loaded bool
 
 	mu       sync.Mutex
 	compiled map[string]*Compiled

@@ -230,7 +230,7 @@ func (w *mlirWriter) eqn(e *trace.Eqn, in []value, tokens map[string]value) ([]v
 		return w.op("stablehlo.optimization_barrier", in, "", types)
 	case "create_token":
 		return one(w.op1("stablehlo.after_all", nil, "", tokenType))
-	case "jit", "checkpoint":
+	case "jit", "checkpoint", "call_exported":
 		return w.jaxpr(p.Jaxpr("jaxpr"), in, tokens)
 	case "custom_jvp_call", "custom_vjp_call":
 		// The primal computation; derivatives were taken before export.

@@ -566,19 +566,28 @@ func (x *Exported) program(e *export.Exported, dev jit.Device) (*trace.Jaxpr, []
 
 func closedProgram(e *export.Exported, dev jit.Device) (*trace.Jaxpr, []*Array, error) {
 	j := e.Jaxpr
-	bufs, err := export.ConstBuffers(j, dev)
+	closed := &trace.Jaxpr{
+		InVars:  append(append([]*trace.Var(nil), j.ConstVars...), j.InVars...),
+		OutVars: j.OutVars,
+		Eqns:    j.Eqns,
+		Effects: j.Effects,
+	}
+	payloads := j.Consts
+	if e.Loaded() {
+		// A loaded artifact differentiates with the VJPs it stores, and no
+		// further (JAX's "No VJP is available").
+		var err error
+		if closed, payloads, err = e.CallJaxpr(); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", e.FunName, err)
+		}
+	}
+	bufs, err := export.ConstBuffers(&trace.Jaxpr{Consts: payloads}, dev)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", e.FunName, err)
 	}
 	consts := make([]*Array, len(bufs))
 	for i, b := range bufs {
 		consts[i] = NewArray(b)
-	}
-	closed := &trace.Jaxpr{
-		InVars:  append(append([]*trace.Var(nil), j.ConstVars...), j.InVars...),
-		OutVars: j.OutVars,
-		Eqns:    j.Eqns,
-		Effects: j.Effects,
 	}
 	return closed, consts, nil
 }

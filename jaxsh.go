@@ -96,10 +96,13 @@ func (opts Options) NewSession(globals starlark.StringDict) (*jstarlark.Session,
 		return nil, err
 	}
 	all := jstarlark.Predeclared()
+	libs := make(starlark.StringDict, len(predeclared))
 	for k, v := range predeclared {
 		all[k] = v
+		libs[k] = v
 	}
 	addJax(predeclared, all)
+	predeclared["help"] = helpBuiltin(libs)
 	for k, v := range globals {
 		predeclared[k] = v
 	}

@@ -16,7 +16,10 @@ type lineSource interface {
 	// readLine returns the next line. continued tells whether a chunk is
 	// open, for the prompt ("... " rather than ">>> "). At the end of input
 	// it returns io.EOF; when Ctrl-C is typed at a prompt, errPromptInterrupt.
-	readLine(continued bool) (string, error)
+	// indent is the indentation a continuation line most likely starts
+	// with (a terminal offers it, pre-filled, for the user to keep or
+	// erase).
+	readLine(continued bool, indent string) (string, error)
 }
 
 // errPromptInterrupt is Ctrl-C typed at a prompt: the partial chunk is
@@ -27,7 +30,7 @@ var errPromptInterrupt = errors.New("interrupted at the prompt")
 // no editing, no history.
 type pipedSource struct{ r *bufio.Reader }
 
-func (p pipedSource) readLine(bool) (string, error) {
+func (p pipedSource) readLine(bool, string) (string, error) {
 	line, err := p.r.ReadString('\n')
 	if line != "" {
 		if !strings.HasSuffix(line, "\n") {
@@ -85,7 +88,7 @@ func (c *chunkReader) readline() ([]byte, error) {
 			if c.eof {
 				return []byte{}, nil
 			}
-			text, err := c.src.readLine(len(c.fed) > 0)
+			text, err := c.src.readLine(len(c.fed) > 0, nextIndent(c.fed))
 			switch {
 			case err == errPromptInterrupt:
 				c.interrupted = true
@@ -119,6 +122,29 @@ func (c *chunkReader) readline() ([]byte, error) {
 		c.quote = quoteAfter(c.quote, line)
 		return []byte(line), nil
 	}
+}
+
+// nextIndent is the indentation of the line after lines, as Python's REPL
+// auto-indents it: the last line's, one level (four spaces) deeper after a
+// line that opens a block with ':'. Inside an open string literal it is
+// empty.
+func nextIndent(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	last := strings.TrimRight(lines[len(lines)-1], "\r\n")
+	if strings.TrimSpace(last) == "" {
+		return ""
+	}
+	indent := last[:len(last)-len(strings.TrimLeft(last, " \t"))]
+	code := last
+	if i := strings.Index(code, "#"); i >= 0 && !strings.ContainsAny(code[:i], "\"'") {
+		code = code[:i]
+	}
+	if strings.HasSuffix(strings.TrimSpace(code), ":") {
+		indent += "    "
+	}
+	return indent
 }
 
 // empty reports whether the chunk has no text: nothing but blank lines

@@ -19,7 +19,7 @@ type scriptedSource struct {
 	continued []bool
 }
 
-func (s *scriptedSource) readLine(continued bool) (string, error) {
+func (s *scriptedSource) readLine(continued bool, _ string) (string, error) {
 	s.continued = append(s.continued, continued)
 	if len(s.reads) == 0 {
 		return "", io.EOF

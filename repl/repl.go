@@ -48,6 +48,8 @@ type Config struct {
 	// HistoryFile is where an interactive session keeps its history; ""
 	// means DefaultHistoryFile(), os.DevNull keeps none.
 	HistoryFile string
+	// Version is shown in the interactive banner.
+	Version string
 	// OnExit runs once when the input ends (Ctrl-D, end of piped input) or
 	// piped input is interrupted: the place for the implicit effects
 	// barrier, so that nothing a computation prints is lost. Its error is
@@ -72,7 +74,11 @@ func Run(cfg Config) error {
 	if cfg.Stderr == nil {
 		cfg.Stderr = os.Stderr
 	}
-	globals := starlark.StringDict{"argv": starlark.NewList([]starlark.Value{starlark.String("")})}
+	globals := starlark.StringDict{
+		"argv": starlark.NewList([]starlark.Value{starlark.String("")}),
+		"exit": exitValue("exit"),
+		"quit": exitValue("quit"),
+	}
 	maps.Copy(globals, cfg.Globals)
 	session, err := cfg.Options.NewSession(globals)
 	if err != nil {
@@ -88,6 +94,7 @@ func Run(cfg Config) error {
 		}
 		defer src.close()
 		l.terminal, l.reader.src = src, src
+		banner(cfg, session)
 		// At the prompt the terminal is in raw mode and Ctrl-C is a key;
 		// while a statement runs it is the terminal's SIGINT.
 		stopInterrupts = forwardInterrupts(l.repl)
@@ -116,6 +123,19 @@ func Run(cfg Config) error {
 		return ErrFailed
 	}
 	return nil
+}
+
+// banner writes the one line an interactive session starts with.
+func banner(cfg Config, session *jstarlark.Session) {
+	version := cfg.Version
+	if version == "" {
+		version = "(development build)"
+	}
+	where := "no device"
+	if dev, err := session.DefaultDevice(); err == nil {
+		where = "default device " + dev.String()
+	}
+	fmt.Fprintf(cfg.Stderr, "jaxsh %s, %s. help() for help, exit() or Ctrl-D to leave.\n", version, where)
 }
 
 // historyFile returns the history file of cfg, or "" (with a warning) when
@@ -173,6 +193,9 @@ func (l *loop) run() (failed bool) {
 			l.reader.skipBody = l.terminal == nil
 		} else {
 			err = l.exec(f)
+		}
+		if errors.Is(err, errExit) {
+			return failed
 		}
 		if err != nil {
 			failed = true

@@ -48,13 +48,13 @@ func newTerminalSource(tty *os.File, output io.Writer, historyFile string, compl
 	return &terminalSource{rl: rl}, nil
 }
 
-func (t *terminalSource) readLine(continued bool) (string, error) {
+func (t *terminalSource) readLine(continued bool, indent string) (string, error) {
 	if continued {
 		t.rl.SetPrompt(continuationPrompt)
 	} else {
 		t.rl.SetPrompt(prompt)
 	}
-	line, err := t.rl.Readline()
+	line, err := t.rl.ReadlineWithDefault(indent)
 	switch {
 	case err == readline.ErrInterrupt:
 		return "", errPromptInterrupt

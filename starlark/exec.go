@@ -147,6 +147,10 @@ func (s *Session) NewThread(name string) *starlark.Thread {
 	return th
 }
 
+// StdoutOf is where th's prints go (library code that prints, such as help,
+// writes there too).
+func StdoutOf(th *starlark.Thread) io.Writer { return stdoutOf(th) }
+
 func stdoutOf(th *starlark.Thread) io.Writer {
 	if w, ok := th.Local(stdoutKey).(io.Writer); ok {
 		return w

@@ -119,7 +119,7 @@ func (r *REPL) Exec(f *syntax.File) error {
 		}
 		if isExpr && value != nil && value != starlark.None {
 			r.globals["_"] = value
-			fmt.Fprintln(stdoutOf(r.thread), value.String())
+			fmt.Fprintln(stdoutOf(r.thread), EchoText(value))
 		}
 	}
 	return nil
@@ -223,4 +223,22 @@ func isIdentifier(s string) bool {
 		}
 	}
 	return true
+}
+
+// EchoText is how the REPL echoes a value: its repr, as JAX's REPL shows
+// it. That is the value's String but for dtypes and devices, whose str
+// (what print shows) is their bare name where JAX's repr is
+// dtype('float32') and CpuDevice(id=0).
+func EchoText(v starlark.Value) string {
+	switch x := v.(type) {
+	case DType:
+		return "dtype('" + x.DT.Name() + "')"
+	case Device:
+		kind := "Cpu"
+		if x.D.Platform() == "cuda" {
+			kind = "Cuda"
+		}
+		return fmt.Sprintf("%sDevice(id=%d)", kind, x.D.ID())
+	}
+	return v.String()
 }

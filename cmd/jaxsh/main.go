@@ -116,7 +116,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if !codeGiven && fs.NArg() == 0 {
 		// The REPL handles Ctrl-C itself: it stops the running statement.
-		err := repl.Run(repl.Config{Options: opts, Stdin: stdin})
+		err := repl.Run(repl.Config{Options: opts, Stdin: stdin, Version: version})
 		switch {
 		case errors.Is(err, repl.ErrFailed):
 			return 1

@@ -213,8 +213,10 @@ const (
 func TestREPLOnATerminal(t *testing.T) {
 	home := t.TempDir()
 	term := startREPL(t, home)
+	term.expect("jaxsh ")
+	term.expect("default device cpu:0. help() for help, exit() or Ctrl-D to leave.")
 	term.expect(prompt)
-	term.prompted("x = jnp.arange(3); x.dtype", "int32")
+	term.prompted("x = jnp.arange(3); x.dtype", "dtype('int32')")
 
 	// Tab completes a module member (two candidates: both are listed) and
 	// an attribute of a value (one: it is inserted). The results show what
@@ -225,18 +227,33 @@ func TestREPLOnATerminal(t *testing.T) {
 	term.prompted("ray([1, 2])", "Array([1, 2], dtype=int32)")
 	term.prompted("x.sh\t", "(3,)")
 
-	// A multi-line def: "... " asks for the body, a blank line ends it.
+	// A multi-line def: "... " asks for the body, already indented (the
+	// user types no spaces); a blank line ends it.
 	term.send("def f(n):\r")
 	term.expect(continuationPrompt)
-	term.send("    return n * 2\r\r")
+	term.send("return n * 2\r\r")
 	term.prompted("f(21)", "42")
+
+	// Two levels: after "if n:" the prompt is indented twice; Backspace
+	// takes one level back out.
+	term.send("def h(n):\r")
+	term.expect(continuationPrompt)
+	term.send("if n:\r")
+	term.expect(continuationPrompt + "        ")
+	term.send("return 1\r")
+	term.expect(continuationPrompt + "        ")
+	term.send("\x7f\x7f\x7f\x7freturn 2\r\r")
+	term.prompted("h(0), h(5)", "(2, 1)")
+
+	// help(obj) prints the documentation of a library function.
+	term.prompted("help(jnp.sum)", "reductions")
 
 	// Ctrl-C stops an endless loop and the prompt comes back. The loop
 	// starts once the blank line is read; a Ctrl-C that comes sooner is a
 	// key at the prompt, so it is typed until the interrupt shows.
 	term.send("while True:\r")
 	term.expect(continuationPrompt)
-	term.send("    pass\r\r")
+	term.send("pass\r\r")
 	interrupted := false
 	for try := 0; try < 20 && !interrupted; try++ {
 		term.send(ctrlC)
@@ -252,7 +269,7 @@ func TestREPLOnATerminal(t *testing.T) {
 	term.send("this line is dropped" + ctrlC)
 	term.expect("^C")
 	term.expect(prompt)
-	term.send("def g(n):\r    return n + 100\r\r")
+	term.send("def g(n):\rreturn n + 100\r\r")
 	term.prompted("g(1)", "101")
 	term.exit()
 
@@ -261,6 +278,7 @@ func TestREPLOnATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantHistory := "x = jnp.arange(3); x.dtype\njnp.array([1, 2])\nx.shape\ndef f(n):⏎    return n * 2\nf(21)\n" +
+		"def h(n):⏎    if n:⏎        return 1⏎    return 2\nh(0), h(5)\nhelp(jnp.sum)\n" +
 		"while True:⏎    pass\n6 * 7\ndef g(n):⏎    return n + 100\ng(1)\n"
 	if string(history) != wantHistory {
 		t.Errorf("history file:\n%s\nwant:\n%s", history, wantHistory)
@@ -276,7 +294,17 @@ func TestREPLOnATerminal(t *testing.T) {
 	term.expect("def g(n):⏎    return n + 100")
 	term.send("\r")
 	term.prompted("g(2)", "102")
-	term.exit()
+
+	// exit() leaves, with status 0, as Ctrl-D does.
+	term.send("exit()\r")
+	select {
+	case err := <-term.exited:
+		if err != nil {
+			t.Fatalf("exit(): jaxsh exited with %v", err)
+		}
+	case <-time.After(expectTimeout):
+		t.Fatalf("jaxsh did not exit on exit(); output:\n%q", term.unmatched())
+	}
 }
 
 // In piped input Ctrl-C (SIGINT) stops the running statement and the

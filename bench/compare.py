@@ -56,7 +56,21 @@ def numpy_cases():
     xs = np.arange(N, dtype=np.float32) * np.float32(1e-3)
     a = np.ones((512, 512), dtype=np.float32) * np.float32(0.5)
     c = a + 1
+    n1m = 1 << 20
+    z1m = (np.sin(np.arange(n1m, dtype=np.float32)) + 1j * np.cos(np.arange(n1m, dtype=np.float32) * np.float32(0.5))).astype(np.complex64)
+    r2 = np.sin(np.arange(1000000, dtype=np.float32)).reshape(1000, 1000)
+    z2 = (r2 + 1j * r2.T).astype(np.complex64)
+    g = np.random.default_rng(0).standard_normal((512, 512))
+    spd = g @ g.T + 512 * np.eye(512)
+    rhs = np.ones(512)
     return {
+        # NumPy 1.24's pocketfft computes complex64 in complex128.
+        "JnpFFTComplex64_1M": (lambda: np.fft.fft(z1m), 5 * n1m * 20, "flops"),
+        "JnpFFT2Complex64_1000": (lambda: np.fft.fft2(z2), 5 * 10**6 * 20, "flops"),
+        "JnpSolveFloat64_512": (lambda: np.linalg.solve(spd, rhs), 2 * 512 ** 3 // 3, "flops"),
+        "JnpCholeskyFloat64_512": (lambda: np.linalg.cholesky(spd), 512 ** 3 // 3, "flops"),
+        "JnpSvdFloat64_512": (lambda: np.linalg.svd(spd), 0, "latency"),
+        "JnpEighFloat64_512": (lambda: np.linalg.eigh(spd), 0, "latency"),
         "JnpAddFloat32_16M": (lambda: np.add(x, y), 3 * 4 * N, "bytes"),
         "JnpSinFloat32_16M": (lambda: np.sin(xs), 2 * 4 * N, "bytes"),
         "JnpSumFloat32_16M": (lambda: np.sum(xs), 4 * N, "bytes"),

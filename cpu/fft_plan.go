@@ -21,6 +21,10 @@ import (
 // rounded once to F, so their error is half an ulp of F; with the pass
 // count logarithmic in n, the error of a transform grows as ulp·log2(n).
 
+// parallelFFTLength is the shortest transform whose passes are split
+// across the worker pool (shorter ones run in parallel only as a batch).
+const parallelFFTLength = 1 << 15
+
 // maxDirectPrime is the largest prime factor a direct (Stockham) plan
 // handles; beyond it a butterfly's p² work loses to Bluestein's.
 const maxDirectPrime = 61
@@ -210,7 +214,11 @@ func (p *fftPlan[F]) forward(x, scratch []cpx[F]) {
 	}
 	src, dst := x, scratch[:p.n]
 	for i := range p.stages {
-		p.stages[i].run(src, dst)
+		if p.n >= parallelFFTLength {
+			p.stages[i].runParallel(src, dst)
+		} else {
+			p.stages[i].run(src, dst)
+		}
 		src, dst = dst, src
 	}
 	if len(p.stages)%2 == 1 {
@@ -248,20 +256,41 @@ func (b *bluestein[F]) forward(x, scratch []cpx[F]) {
 	}
 }
 
+// A stageSpan is the part of a pass one worker runs: butterflies j0 ≤ j <
+// j1, and of each the positions q0 ≤ q < q1.
+type stageSpan struct{ j0, j1, q0, q1 int }
+
 func (st *fftStage[F]) run(x, y []cpx[F]) {
+	st.runSpan(x, y, stageSpan{0, st.m, 0, st.s})
+}
+
+// runParallel splits the pass across the worker pool: along the
+// butterflies when there are many, else along the positions.
+func (st *fftStage[F]) runParallel(x, y []cpx[F]) {
+	const grain = 1 << 13 // elements per chunk
+	if st.m >= st.s {
+		per := max(1, grain/(st.s*st.p))
+		pool.parallelFor(st.m, per, func(lo, hi int) { st.runSpan(x, y, stageSpan{lo, hi, 0, st.s}) })
+		return
+	}
+	per := max(1, grain/(st.m*st.p))
+	pool.parallelFor(st.s, per, func(lo, hi int) { st.runSpan(x, y, stageSpan{0, st.m, lo, hi}) })
+}
+
+func (st *fftStage[F]) runSpan(x, y []cpx[F], sp stageSpan) {
 	switch st.p {
 	case 1:
 		copy(y, x)
 	case 2:
-		st.radix2(x, y)
+		st.radix2(x, y, sp)
 	case 3:
-		st.radix3(x, y)
+		st.radix3(x, y, sp)
 	case 4:
-		st.radix4(x, y)
+		st.radix4(x, y, sp)
 	case 5:
-		st.radix5(x, y)
+		st.radix5(x, y, sp)
 	default:
-		st.generic(x, y)
+		st.generic(x, y, sp)
 	}
 }
 
@@ -269,15 +298,16 @@ func (st *fftStage[F]) run(x, y []cpx[F]) {
 // x[q + s·(j + r·m)], r < p; output r, times the twiddle of (j, r), goes
 // to y[q + s·(p·j + r)].
 
-func (st *fftStage[F]) radix2(x, y []cpx[F]) {
+func (st *fftStage[F]) radix2(x, y []cpx[F], sp stageSpan) {
 	m, s := st.m, st.s
-	for j := range m {
+	for j := sp.j0; j < sp.j1; j++ {
 		w := cpx[F]{1, 0}
 		if j > 0 {
 			w = st.tw[j]
 		}
-		x0, x1 := x[s*j:s*j+s], x[s*(j+m):s*(j+m)+s]
-		y0, y1 := y[s*2*j:s*2*j+s], y[s*(2*j+1):s*(2*j+1)+s]
+		q0, q1 := sp.q0, sp.q1
+		x0, x1 := x[s*j+q0:s*j+q1], x[s*(j+m)+q0:s*(j+m)+q1]
+		y0, y1 := y[s*2*j+q0:s*2*j+q1], y[s*(2*j+1)+q0:s*(2*j+1)+q1]
 		for q := range x0 {
 			a, b := x0[q], x1[q]
 			y0[q] = cadd(a, b)
@@ -286,15 +316,16 @@ func (st *fftStage[F]) radix2(x, y []cpx[F]) {
 	}
 }
 
-func (st *fftStage[F]) radix4(x, y []cpx[F]) {
+func (st *fftStage[F]) radix4(x, y []cpx[F], sp stageSpan) {
 	m, s := st.m, st.s
-	for j := range m {
+	for j := sp.j0; j < sp.j1; j++ {
 		tw := st.tw[3*j : 3*j+3]
 		w1, w2, w3 := tw[0], tw[1], tw[2]
-		x0, x1 := x[s*j:s*j+s], x[s*(j+m):s*(j+m)+s]
-		x2, x3 := x[s*(j+2*m):s*(j+2*m)+s], x[s*(j+3*m):s*(j+3*m)+s]
+		q0, q1 := sp.q0, sp.q1
+		x0, x1 := x[s*j+q0:s*j+q1], x[s*(j+m)+q0:s*(j+m)+q1]
+		x2, x3 := x[s*(j+2*m)+q0:s*(j+2*m)+q1], x[s*(j+3*m)+q0:s*(j+3*m)+q1]
 		o := s * 4 * j
-		y0, y1, y2, y3 := y[o:o+s], y[o+s:o+2*s], y[o+2*s:o+3*s], y[o+3*s:o+4*s]
+		y0, y1, y2, y3 := y[o+q0:o+q1], y[o+s+q0:o+s+q1], y[o+2*s+q0:o+2*s+q1], y[o+3*s+q0:o+3*s+q1]
 		if j == 0 {
 			for q := range x0 {
 				t0, t1 := cadd(x0[q], x2[q]), csub(x0[q], x2[q])
@@ -314,12 +345,12 @@ func (st *fftStage[F]) radix4(x, y []cpx[F]) {
 	}
 }
 
-func (st *fftStage[F]) radix3(x, y []cpx[F]) {
+func (st *fftStage[F]) radix3(x, y []cpx[F], sp stageSpan) {
 	m, s := st.m, st.s
 	sin60 := F(math.Sqrt(3) / 2)
-	for j := range m {
+	for j := sp.j0; j < sp.j1; j++ {
 		w1, w2 := st.tw[2*j], st.tw[2*j+1]
-		for q := range s {
+		for q := sp.q0; q < sp.q1; q++ {
 			a0, a1, a2 := x[q+s*j], x[q+s*(j+m)], x[q+s*(j+2*m)]
 			t1 := cadd(a1, a2)
 			t2 := csub(a0, cscale(t1, 0.5))
@@ -332,13 +363,13 @@ func (st *fftStage[F]) radix3(x, y []cpx[F]) {
 	}
 }
 
-func (st *fftStage[F]) radix5(x, y []cpx[F]) {
+func (st *fftStage[F]) radix5(x, y []cpx[F], sp stageSpan) {
 	m, s := st.m, st.s
 	c1, c2 := F(math.Cos(2*math.Pi/5)), F(math.Cos(4*math.Pi/5))
 	s1, s2 := F(math.Sin(2*math.Pi/5)), F(math.Sin(4*math.Pi/5))
-	for j := range m {
+	for j := sp.j0; j < sp.j1; j++ {
 		tw := st.tw[4*j : 4*j+4]
-		for q := range s {
+		for q := sp.q0; q < sp.q1; q++ {
 			a0 := x[q+s*j]
 			a1, a2, a3, a4 := x[q+s*(j+m)], x[q+s*(j+2*m)], x[q+s*(j+3*m)], x[q+s*(j+4*m)]
 			b1, b2, d1, d2 := cadd(a1, a4), cadd(a2, a3), csub(a1, a4), csub(a2, a3)
@@ -356,11 +387,11 @@ func (st *fftStage[F]) radix5(x, y []cpx[F]) {
 	}
 }
 
-func (st *fftStage[F]) generic(x, y []cpx[F]) {
+func (st *fftStage[F]) generic(x, y []cpx[F], sp stageSpan) {
 	p, m, s := st.p, st.m, st.s
 	var in [maxDirectPrime]cpx[F]
-	for j := range m {
-		for q := range s {
+	for j := sp.j0; j < sp.j1; j++ {
+		for q := sp.q0; q < sp.q1; q++ {
 			for r := range p {
 				in[r] = x[q+s*(j+r*m)]
 			}

@@ -71,16 +71,23 @@ func treeLeaves(fn string, v starlark.Value) ([]*Array, *TreeDef, error) {
 	return out, tree, nil
 }
 
-// id_tap(tap_func, arg, *, result=None, tap_with_device=False, **kwargs)
+// id_tap(tap_func, arg, *, result=None, tap_with_device=False, name=None, **kwargs)
+//
+// name is the callback's stable name in exported artifacts (default: the
+// function's name), the key deserialize(callbacks=) binds it by.
 func builtinIDTap(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	own, rest := splitKwargs(kwargs, "result", "tap_with_device")
+	own, rest := splitKwargs(kwargs, "result", "tap_with_device", "name")
 	var fn starlark.Callable
 	var arg, result starlark.Value
 	withDevice := false
-	if err := starlark.UnpackArgs(b.Name(), args, own, "tap_func", &fn, "arg", &arg, "result?", &result, "tap_with_device?", &withDevice); err != nil {
+	name := ""
+	if err := starlark.UnpackArgs(b.Name(), args, own, "tap_func", &fn, "arg", &arg, "result?", &result, "tap_with_device?", &withDevice, "name?", &name); err != nil {
 		return nil, err
 	}
-	cb := &hostCallback{fn: fn, name: fn.Name(), kind: "id_tap", kwargs: rest, withDevice: withDevice}
+	if name == "" {
+		name = fn.Name()
+	}
+	cb := &hostCallback{fn: fn, name: name, kind: "id_tap", kwargs: rest, withDevice: withDevice}
 	return tap(thread, b.Name(), cb, arg, result)
 }
 
@@ -296,22 +303,27 @@ func printTree(v starlark.Value, o arrayfmt.Options) string {
 	return valueText(v)
 }
 
-// call(callback_func, arg, *, result_shape=None, call_with_device=False, ordered=False)
+// call(callback_func, arg, *, result_shape=None, call_with_device=False, ordered=False, vmap_method=None, name=None)
 func builtinCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var fn starlark.Callable
 	var arg, resultShape starlark.Value = starlark.None, starlark.None
 	withDevice, ordered := false, false
 	var vmapMethod starlark.Value = starlark.None
+	name := ""
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "callback_func", &fn, "arg", &arg,
-		"result_shape?", &resultShape, "call_with_device?", &withDevice, "ordered?", &ordered, "vmap_method?", &vmapMethod); err != nil {
+		"result_shape?", &resultShape, "call_with_device?", &withDevice, "ordered?", &ordered, "vmap_method?", &vmapMethod,
+		"name?", &name); err != nil {
 		return nil, err
+	}
+	if name == "" {
+		name = fn.Name()
 	}
 	switch vmapMethod {
 	case starlark.None, starlark.String("sequential"), starlark.String("expand_dims"), starlark.String("broadcast_all"):
 	default:
 		return nil, fmt.Errorf("call: vmap_method must be None, 'sequential', 'expand_dims' or 'broadcast_all', got %s", vmapMethod)
 	}
-	cb := &hostCallback{fn: fn, name: fn.Name(), kind: "call", withDevice: withDevice}
+	cb := &hostCallback{fn: fn, name: name, kind: "call", withDevice: withDevice}
 	params := trace.Params{"call_with_device": withDevice, "ordered": ordered}
 	if m, ok := vmapMethod.(starlark.String); ok {
 		params["vmap_method"] = string(m)

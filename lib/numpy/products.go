@@ -228,6 +228,10 @@ func matmul(fn string, a, b *jstarlark.Array, opts lax.DotOptions) (*jstarlark.A
 // vdot flattens both operands and takes their dot product (conjugating the
 // first, which matters only for complex dtypes).
 func vdot(fn string, a, b *jstarlark.Array, opts lax.DotOptions) (*jstarlark.Array, error) {
+	a, err := complexPart(fn, "conj", a)
+	if err != nil {
+		return nil, err
+	}
 	fa, err := lax.Reshape(a, []int{a.Size()})
 	if err != nil {
 		return nil, err

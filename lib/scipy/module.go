@@ -26,9 +26,9 @@ var (
 	statsSource string
 )
 
-// distributions are stats.star's prefixes; no name is a prefix of another's
-// followed by "_".
-var distributions = []string{"bernoulli", "logistic", "uniform", "laplace", "poisson", "cauchy", "gamma", "beta", "norm", "t"}
+// distributions are stats.star's prefixes, multivariate_normal before any
+// shorter name it could be read as.
+var distributions = []string{"multivariate_normal", "bernoulli", "logistic", "uniform", "laplace", "poisson", "cauchy", "gamma", "beta", "norm", "t"}
 
 func init() {
 	jstarlark.RegisterValue(Module, "special", special)

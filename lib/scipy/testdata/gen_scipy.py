@@ -80,6 +80,8 @@ cases = [
     ("scipy.stats.bernoulli.logpmf(jnp.array([0.0, 1.0]), 0.3)", st.bernoulli.logpmf([0.0, 1.0], 0.3)),
     ("scipy.stats.bernoulli.cdf(jnp.array([-1.0, 0.0, 0.5, 1.0]), 0.3)", st.bernoulli.cdf([-1.0, 0.0, 0.5, 1.0], 0.3)),
     ("scipy.stats.bernoulli.ppf(jnp.array([0.1, 0.7, 0.71, 1.0]), 0.3)", st.bernoulli.ppf([0.1, 0.7, 0.71, 1.0], 0.3)),
+    ("scipy.stats.multivariate_normal.logpdf(jnp.array([0.5, -0.2]), jnp.array([0.1, 0.0]), jnp.array([[2.0, 0.3], [0.3, 1.0]]))", st.multivariate_normal.logpdf([0.5, -0.2], [0.1, 0.0], [[2.0, 0.3], [0.3, 1.0]])),
+    ("scipy.stats.multivariate_normal.pdf(jnp.array([[0.5, -0.2], [1.0, 1.0], [-2.0, 0.0]]), jnp.zeros(2), jnp.array([[2.0, 0.3], [0.3, 1.0]]))", st.multivariate_normal.pdf([[0.5, -0.2], [1.0, 1.0], [-2.0, 0.0]], [0.0, 0.0], [[2.0, 0.3], [0.3, 1.0]])),
 ]
 
 def plain(v):

@@ -276,7 +276,9 @@ func debugCallback(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if len(args) == 0 {
 		return nil, fmt.Errorf("debug.callback: missing the callback")
 	}
-	if _, err := spreadCall(thread, "debug.callback", args[0], starlark.None, args[1:], rest, trace.Params{"ordered": ordered}); err != nil {
+	// Under vmap JAX calls a debug callback once per element, in order.
+	params := trace.Params{"ordered": ordered, "vmap_method": "sequential"}
+	if _, err := spreadCall(thread, "debug.callback", args[0], starlark.None, args[1:], rest, params); err != nil {
 		return nil, err
 	}
 	return starlark.None, nil
@@ -318,7 +320,13 @@ func builtinIOCallback(thread *starlark.Thread, b *starlark.Builtin, args starla
 	if len(args) < 2 {
 		return nil, fmt.Errorf("io_callback: want the callback and result_shape_dtypes, got %d arguments", len(args))
 	}
-	return spreadCall(thread, "io_callback", args[0], args[1], args[2:], rest, trace.Params{"ordered": ordered})
+	params := trace.Params{"ordered": ordered}
+	if !ordered {
+		// JAX maps an unordered io_callback over a batch element by element
+		// (and refuses to vmap an ordered one).
+		params["vmap_method"] = "sequential"
+	}
+	return spreadCall(thread, "io_callback", args[0], args[1], args[2:], rest, params)
 }
 
 // Field and Item answer a format field's .name and [key] on an array

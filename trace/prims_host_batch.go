@@ -85,6 +85,11 @@ func callBatch(bt Batcher, in []Atom, dims []int, p Params) ([]Atom, []int, erro
 		if args, err = allAtFront(bt, in, dims); err != nil {
 			return nil, nil, err
 		}
+	case "":
+		if p.Bool("ordered") {
+			return nil, nil, fmt.Errorf("cannot vmap the ordered call(%s) (JAX: \"Cannot `vmap` ordered IO callback.\")", callbackName(p))
+		}
+		fallthrough
 	default:
 		return nil, nil, fmt.Errorf("call(%s) needs vmap_method='sequential', 'expand_dims' or 'broadcast_all' to be batched "+
 			"(as JAX's pure_callback: vmap_method=None is an error under vmap)", callbackName(p))

@@ -3,6 +3,7 @@ package jaxsh
 import (
 	"context"
 
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
 
@@ -20,11 +21,20 @@ func (in *Interpreter) Call(ctx context.Context, fn starlark.Value, args ...star
 // CallKw is Call with keyword arguments, each a (name, value) pair with a
 // starlark.String name.
 func (in *Interpreter) CallKw(ctx context.Context, fn starlark.Value, args []starlark.Value, kwargs []starlark.Tuple) (starlark.Value, error) {
+	switch {
+	case ctx == nil:
+		return nil, errNilContext
+	case fn == nil:
+		return nil, errNilFunction
+	}
 	session, err := in.getSession(nil)
 	if err != nil {
 		return nil, err
 	}
 	thread := session.NewThread("call")
+	ctx, cancel := in.withTimeout(ctx)
+	defer cancel()
+	defer jstarlark.UseContext(thread, ctx)()
 	defer watch(ctx, thread)()
 	v, err := session.Call(thread, fn, starlark.Tuple(args), kwargs)
 	// The call's thread ends here: wait for what it dispatched, so that its
@@ -32,5 +42,5 @@ func (in *Interpreter) CallKw(ctx context.Context, fn starlark.Value, args []sta
 	if cerr := session.CloseThread(thread); err == nil {
 		err = cerr
 	}
-	return v, err
+	return v, cancelledError(ctx, err)
 }

@@ -146,7 +146,7 @@ func ExampleToSlice() {
 func ExampleFunc() {
 	var mu sync.Mutex
 	var seen []float32
-	record := jaxsh.Func("record", func(args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	record := jaxsh.Func("record", func(_ context.Context, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		data, _, err := jaxsh.ToSlice[float32](args[0])
 		if err != nil {
 			return nil, err

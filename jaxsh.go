@@ -19,13 +19,18 @@ package jaxsh
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/jaxsh/jaxsh/cpu" // the cpu backend registers itself; Configure sets its device count
 	_ "github.com/jaxsh/jaxsh/cuda"
+	"github.com/jaxsh/jaxsh/internal/files"
 	"github.com/jaxsh/jaxsh/jit"
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
@@ -57,7 +62,45 @@ type Options struct {
 	// created: "cpu", "cpu:N", "cuda" or "cuda:N" (a bare platform is its
 	// device 0). "" means cuda:0 where a CUDA device is found, else cpu:0.
 	Device string
+
+	// Limits, for scripts the host does not trust (SPEC §8–9). Each, when
+	// hit, is a Starlark error for the run or call, never a crash.
+
+	// MaxSteps caps the Starlark execution steps of each run or call
+	// (callbacks included). 0, the default: no limit.
+	MaxSteps uint64
+	// MaxArrayBytes caps the bytes of array memory the interpreter's
+	// arrays hold at once. 0, the default: the machine's memory (physical,
+	// or its control group's limit), which is always checked.
+	MaxArrayBytes int64
+	// Timeout caps the wall time of each run or call, on top of its
+	// context. 0, the default: none.
+	Timeout time.Duration
+	// MaxCallbackDepth caps how deeply host callbacks nest (a callback
+	// calling a jitted function whose callback calls one again ...). 0, the
+	// default: 64.
+	MaxCallbackDepth int
+	// Files is what load() and the file functions may use: NoFiles(),
+	// FilesBelow(dir) or FilesFrom(fsys). nil, the default: the files below
+	// the directory of the script RunFile runs, or below the current
+	// directory for RunString, Call and the REPL (as the jaxsh command does).
+	Files *FilePolicy
 }
+
+// A FilePolicy says which files scripts may read and write: absolute paths,
+// ".." and symbolic links that leave its root, and anything but regular
+// files are refused; load() takes .star files only.
+type FilePolicy = files.Policy
+
+// NoFiles is a policy that allows no file at all.
+func NoFiles() *FilePolicy { return files.None() }
+
+// FilesBelow allows the files below dir (read and write).
+func FilesBelow(dir string) (*FilePolicy, error) { return files.Below(dir) }
+
+// FilesFrom allows reading the files of fsys (and writing none); name
+// describes it in error messages.
+func FilesFrom(fsys fs.FS, name string) *FilePolicy { return files.FromFS(fsys, name) }
 
 // SetUpDevices makes the devices opts ask for: it fixes the number of CPU
 // devices (see CPUDevices) and checks that Device names one. Interpreters
@@ -110,6 +153,18 @@ func (opts Options) NewSession(globals starlark.StringDict) (*jstarlark.Session,
 	if opts.LogCompiles {
 		session.LogCompiles(opts.Stderr)
 	}
+	limits := jstarlark.Limits{MaxSteps: opts.MaxSteps, MaxCallbackDepth: opts.MaxCallbackDepth, Files: opts.Files}
+	if opts.MaxArrayBytes > 0 {
+		limits.Budget = jit.NewBudget(opts.MaxArrayBytes, "the interpreter's array memory limit")
+	}
+	if limits.Files == nil {
+		policy, err := files.Below(".")
+		if err != nil {
+			return nil, fmt.Errorf("files: %v", err)
+		}
+		limits.Files = policy
+	}
+	session.SetLimits(limits)
 	if err := session.SetDefaultDevice(opts.Device); err != nil {
 		return nil, fmt.Errorf("default device: %v", err)
 	}
@@ -195,12 +250,26 @@ func (in *Interpreter) getSession(argv starlark.StringDict) (*jstarlark.Session,
 }
 
 func (in *Interpreter) run(ctx context.Context, name string, src any, args []string) (starlark.StringDict, error) {
+	if ctx == nil {
+		return nil, errNilContext
+	}
 	argv := in.argvDict(name, args)
 	session, err := in.getSession(argv)
 	if err != nil {
 		return nil, err
 	}
 	thread := session.NewThread("main")
+	if in.opts.Files == nil && src == nil {
+		// The default policy: the script's own directory.
+		policy, err := files.Below(filepath.Dir(name))
+		if err != nil {
+			return nil, fmt.Errorf("files: %v", err)
+		}
+		jstarlark.SetThreadFiles(thread, policy)
+	}
+	ctx, cancel := in.withTimeout(ctx)
+	defer cancel()
+	defer jstarlark.UseContext(thread, ctx)()
 	defer watch(ctx, thread)()
 	g, err := session.ExecFileWith(thread, name, src, argv)
 	// The implicit barrier at the end of a script: its output and callbacks
@@ -208,21 +277,58 @@ func (in *Interpreter) run(ctx context.Context, name string, src any, args []str
 	if cerr := session.CloseThread(thread); err == nil {
 		err = cerr
 	}
-	return g, err
+	return g, cancelledError(ctx, err)
 }
 
-// watch cancels thread when ctx is done, until the returned stop is called.
+// withTimeout adds Options.Timeout to ctx.
+func (in *Interpreter) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if in.opts.Timeout > 0 {
+		return context.WithTimeoutCause(ctx, in.opts.Timeout,
+			fmt.Errorf("time limit of %v exceeded (Options.Timeout)", in.opts.Timeout))
+	}
+	return context.WithCancel(ctx)
+}
+
+// watch stops thread when ctx is done, until the returned stop is called:
+// Starlark code at its next step, its waits and computations at once.
 func watch(ctx context.Context, thread *starlark.Thread) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-ctx.Done():
-			thread.Cancel(context.Cause(ctx).Error())
+			jstarlark.Interrupt(thread, context.Cause(ctx))
 		case <-done:
 		}
 	}()
 	return func() { close(done) }
 }
+
+// A CancelledError is the error of a run or call stopped by its context:
+// it wraps both the context's cause (errors.Is(err,
+// context.DeadlineExceeded) holds) and the error the script stopped with,
+// whose traceback FormatError shows.
+type CancelledError struct {
+	Cause error
+	Err   error
+}
+
+// Error is the script's error, which says how it stopped.
+func (e *CancelledError) Error() string { return e.Err.Error() }
+
+func (e *CancelledError) Unwrap() []error { return []error{e.Cause, e.Err} }
+
+// cancelledError is err, wrapped with ctx's cause when ctx ended the run.
+func cancelledError(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	return &CancelledError{Cause: context.Cause(ctx), Err: err}
+}
+
+var (
+	errNilContext  = errors.New("jaxsh: nil context (use context.Background())")
+	errNilFunction = errors.New("jaxsh: Call of a nil function")
+)
 
 // FormatError renders an error returned by RunFile, RunString or Call as the jaxsh
 // command prints it: FILE:LINE:COL: message for syntax errors, a Starlark

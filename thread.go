@@ -40,10 +40,16 @@ func (in *Interpreter) NewThread(name string, stdout io.Writer) (*Thread, error)
 
 // Call calls fn with args on the thread. A jitted function's results are
 // returned at once, still being computed; reading them (ToSlice) waits.
-// Cancelling ctx stops Starlark code at its next step.
+// Cancelling ctx stops Starlark code at its next step and the
+// computations the call dispatched; results read later fail with the
+// cancellation.
 func (t *Thread) Call(ctx context.Context, fn starlark.Value, args ...starlark.Value) (starlark.Value, error) {
+	if fn == nil {
+		return nil, errNilFunction
+	}
 	defer watch(ctx, t.thread)()
-	return t.session.Call(t.thread, fn, starlark.Tuple(args), nil)
+	v, err := t.session.Call(t.thread, fn, starlark.Tuple(args), nil)
+	return v, cancelledError(ctx, err)
 }
 
 // Barrier is effects_barrier for the thread: it returns once everything the
@@ -60,7 +66,9 @@ func (t *Thread) Close() error { return t.session.CloseThread(t.thread) }
 // runs on the goroutine that runs the computation, not on the script's
 // thread, so it may run concurrently with other Go code and must be safe for
 // that; its arguments are the callback's (for id_tap: the tapped value, the
-// transforms list, and the keyword arguments).
-func Func(name string, fn func(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)) starlark.Value {
+// transforms list, and the keyword arguments). ctx is cancelled when the
+// computation calling it is (its run or call was cancelled, or Ctrl-C): a
+// callback that blocks must select on it, so that nothing waits forever.
+func Func(name string, fn func(ctx context.Context, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)) starlark.Value {
 	return jstarlark.NewGoFunction(name, fn)
 }

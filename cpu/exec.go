@@ -470,6 +470,12 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 			runElementwise(*st.block, in, out)
 		} else if st.host != nil {
 			if err := st.host(st.eqn, in, out, host); err != nil {
+				// A callback that gave up because the program was cancelled
+				// (its context's error): the program's error is the
+				// cancellation itself.
+				if cerr := cancelled(done, host); cerr != nil {
+					return allocated, cerr
+				}
 				return allocated, err
 			}
 		} else if st.ctrl != nil {

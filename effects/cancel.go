@@ -118,3 +118,14 @@ func (c *Context) limit() int {
 	}
 	return MaxInFlight
 }
+
+// Unfinished counts the programs the thread dispatched that have not
+// finished, on every device (a REPL that exits says how many it waits for).
+func (c *Context) Unfinished() int {
+	n := 0
+	for _, set := range c.Tokens.frames[0].outputs {
+		set.events = unfinished(set.events)
+		n += len(set.events)
+	}
+	return n
+}

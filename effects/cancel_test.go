@@ -216,3 +216,25 @@ func TestManyTappedDispatchesStayBounded(t *testing.T) {
 		t.Fatalf("%d extra goroutines at peak, want about MaxInFlight (%d)", peak, MaxInFlight)
 	}
 }
+
+// A callback that dispatches a program whose callback dispatches another,
+// without end, is stopped at the depth limit with a clear error instead of
+// recursing until memory runs out.
+func TestCallbackDepthIsBounded(t *testing.T) {
+	c := NewContext()
+	c.MaxCallbackDepth = 5
+	depth := 0
+	var recurse func(p *Program) error
+	recurse = func(p *Program) error {
+		return p.Call(func() error {
+			depth++
+			return c.Await(c.Dispatch("cpu:0", []string{"call"}, nil, recurse))
+		})
+	}
+	var err error
+	onOwnerWithin("recursion through call", func() { err = c.Await(c.Dispatch("cpu:0", []string{"call"}, nil, recurse)) })
+	var de *DepthError
+	if !errors.As(err, &de) || depth != 5 {
+		t.Fatalf("err = %v after %d levels, want a DepthError after 5", err, depth)
+	}
+}

@@ -1,6 +1,9 @@
 package effects
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // A Context is the effect state of one user thread: its Tokens, the Mailbox
 // its callbacks run from, and the Failures of its taps. The thread that owns
@@ -18,6 +21,9 @@ type Context struct {
 	// MaxInFlight, when positive, replaces the package's MaxInFlight as
 	// this thread's bound on unfinished programs per device.
 	MaxInFlight int
+	// MaxCallbackDepth, when positive, replaces DefaultMaxCallbackDepth as
+	// how deeply this thread's callbacks may nest.
+	MaxCallbackDepth int
 
 	cancel context.Context // see SetContext; nil: never cancelled
 }
@@ -157,6 +163,9 @@ func (p *Program) Call(job func() error) error {
 		if err := p.Err(); err != nil {
 			return err
 		}
+		if err := p.ctx.checkDepth(); err != nil {
+			return err
+		}
 		p.enter(p.seq)
 		defer func() { added = p.exit() }()
 		return job()
@@ -185,6 +194,10 @@ func (p *Program) Call(job func() error) error {
 func (p *Program) Tap(job func() error) {
 	failures := p.ctx.Failures
 	posted := p.ctx.Mailbox.Post(func() error {
+		if err := p.ctx.checkDepth(); err != nil {
+			failures.Add(err)
+			return nil
+		}
 		p.enter(0)
 		defer p.exit()
 		failures.Add(runRecovered(job))
@@ -207,4 +220,29 @@ func (p *Program) exit() scope {
 		p.scope = p.scope.join(added)
 	}
 	return added
+}
+
+// DefaultMaxCallbackDepth is how deeply callbacks may nest on a thread: a
+// callback that calls a jitted function whose callback calls one again...
+// Each level holds a program and a goroutine stack; recursion through
+// `call` without a base case would otherwise run until memory ran out.
+const DefaultMaxCallbackDepth = 64
+
+// A DepthError is a callback refused because too many are nested already.
+type DepthError struct{ Limit int }
+
+func (e *DepthError) Error() string {
+	return fmt.Sprintf("host callbacks nested more than %d deep (a callback that calls the computation that called it, without end?)", e.Limit)
+}
+
+// checkDepth refuses a callback about to start above the thread's limit.
+func (c *Context) checkDepth() error {
+	limit := c.MaxCallbackDepth
+	if limit <= 0 {
+		limit = DefaultMaxCallbackDepth
+	}
+	if len(c.Tokens.frames)-1 >= limit {
+		return &DepthError{Limit: limit}
+	}
+	return nil
 }

@@ -80,6 +80,12 @@ func eagerEntryFor(key []byte) *eagerEntry {
 // ApplyPrimitive runs one primitive on buffers that live on dev and returns
 // its results: the eager path. Shape and dtype errors are *trace.TypeError.
 func ApplyPrimitive(dev Device, prim *trace.Primitive, params trace.Params, args []Buffer) ([]Buffer, error) {
+	return ApplyPrimitiveWith(NoHost, dev, prim, params, args)
+}
+
+// ApplyPrimitiveWith is ApplyPrimitive run with host, whose cancellation
+// and budget (see Cancellable, Budgeted) apply.
+func ApplyPrimitiveWith(host Host, dev Device, prim *trace.Primitive, params trace.Params, args []Buffer) ([]Buffer, error) {
 	in := make([]trace.AVal, len(args))
 	for i, a := range args {
 		if a.Device() != dev {
@@ -91,7 +97,7 @@ func ApplyPrimitive(dev Device, prim *trace.Primitive, params trace.Params, args
 	if err != nil {
 		return nil, err
 	}
-	return exe.Execute(args, NoHost)
+	return exe.Execute(args, host)
 }
 
 // PreparePrimitive returns the cached executable of one primitive applied to

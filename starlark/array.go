@@ -120,9 +120,8 @@ func (a *Array) Str() string {
 // statement reading it (str, repr, formatting), raised through the running
 // thread as Truth's errors are, since String cannot return one.
 func (a *Array) unreadable(err error) string {
-	if a.fut != nil {
-		failThread(err.Error())
-	}
+	failThread(err.Error()) // a failed computation, a donated array: JAX raises
+
 	return fmt.Sprintf("<Array %s: %v>", a.aval.LongString(), err)
 }
 

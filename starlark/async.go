@@ -1,7 +1,7 @@
 package starlark
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -33,9 +33,12 @@ type threadState struct {
 	mu       sync.Mutex
 	unread   []*pending // failed programs with effects whose results nobody read
 	draining bool       // the thread is running posted callbacks (no nested drain)
-	// stop is closed when the thread is interrupted (Ctrl-C in the REPL),
-	// ending its waits for results; nil until a wait needs one.
-	stop chan struct{}
+	// cancel cancels the context the thread's waits and programs use now
+	// (see useContext); nil until an entry point sets one.
+	cancel context.CancelCauseFunc
+	// budget is the memory budget of the thread's session (nil: only the
+	// machine's); set when the session makes the thread.
+	budget *jit.Budget
 	// running counts the entry points (runThread) running the thread now.
 	// A Starlark thread runs on one goroutine at a time, so while it is
 	// running, code waiting for its programs runs there.
@@ -52,30 +55,46 @@ func stateOf(th *starlark.Thread) *threadState {
 	return s
 }
 
-// stopChan returns the channel an interruption of the thread closes.
-func (st *threadState) stopChan() <-chan struct{} {
+// useContext makes a child of parent the thread's cancellation (DESIGN
+// decision 10): its waits for results, barriers and room to dispatch end
+// once it is cancelled, and so do the programs it dispatches from now on.
+// Call it on the thread's goroutine; restore puts the previous one back.
+func (st *threadState) useContext(parent context.Context) (restore func()) {
+	ctx, cancel := context.WithCancelCause(parent)
 	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.stop == nil {
-		st.stop = make(chan struct{})
+	prevCancel := st.cancel
+	st.cancel = cancel
+	st.mu.Unlock()
+	prev := st.ctx.SetContext(ctx)
+	return func() {
+		st.ctx.SetContext(prev)
+		st.mu.Lock()
+		st.cancel = prevCancel
+		st.mu.Unlock()
+		cancel(nil)
 	}
-	return st.stop
 }
 
-// interrupt ends the thread's current waits for results; later waits
-// wait again.
-func (st *threadState) interrupt() {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.stop != nil {
-		close(st.stop)
-		st.stop = nil
+// renewContext gives the thread a fresh cancellation if it has none or its
+// current one was cancelled (the REPL, after a Ctrl-C): work dispatched
+// earlier keeps the context it had, so one Ctrl-C stops everything still
+// running from before it.
+func (st *threadState) renewContext() {
+	if st.ctx.Cancellation().Err() == nil && st.cancel != nil {
+		return
 	}
+	st.useContext(context.Background())
 }
 
-// errWaitInterrupted is the error of a read interrupted before its result
-// was ready; the computation goes on in the background.
-var errWaitInterrupted = errors.New("interrupted while waiting for a result")
+// interrupt cancels the thread's current context with cause: its waits end
+// and its running programs stop. Any goroutine may call it.
+func (st *threadState) interrupt(cause error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.cancel != nil {
+		st.cancel(cause)
+	}
+}
 
 // A pending is one dispatched program's results: outs is written by the
 // program before done is set, and read only after.
@@ -111,10 +130,10 @@ func (p *pending) wait() error {
 		if st.running.Load() > 0 {
 			// While tracing, callbacks must not run (their array ops would be
 			// staged into the trace): run them with the trace suspended.
-			done := true
-			suspendTrace(th, func() { done = st.ctx.Mailbox.AwaitOr(p.done, st.stopChan()) })
-			if !done {
-				return errWaitInterrupted
+			var err error
+			suspendTrace(th, func() { err = st.ctx.Await(p.done) })
+			if effects.IsCancelled(err) {
+				return err // the read is cancelled; the program stops too
 			}
 		} else if !p.hostOps {
 			p.done.Wait() // nothing for the thread to run meanwhile
@@ -123,10 +142,11 @@ func (p *pending) wait() error {
 			// stands in for the thread, running the callbacks the program
 			// may still need (one reader per thread at a time, as SPEC §8
 			// asks of embedders).
-			runThread(th, func() (struct{}, error) {
-				st.ctx.Mailbox.Await(p.done)
-				return struct{}{}, nil
-			})
+			if _, err := runThread(th, func() (struct{}, error) {
+				return struct{}{}, st.ctx.Await(p.done)
+			}); effects.IsCancelled(err) {
+				return err
+			}
 		}
 	}
 	p.read.Store(true)
@@ -225,9 +245,13 @@ func dispatch(th *starlark.Thread, dev jit.Device, effs trace.Effects, inputs []
 				}
 			}
 		}
-		var host jit.Host = jit.NoHost
+		// The program stops when the thread's cancellation at dispatch
+		// is cancelled, and charges its arrays to the thread's budget.
+		var host jit.Host
 		if len(effs) > 0 {
 			host = &programHost{thread: th, st: st, prog: prog, dev: dev, stdout: stdout}
+		} else {
+			host = jit.WithLimits(jit.NoHost, prog, st.budget)
 		}
 		outs, err := run(host)
 		if err != nil {

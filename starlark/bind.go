@@ -72,7 +72,7 @@ func BindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([
 		}
 		bufs[i] = b
 	}
-	outs, err := jit.ApplyPrimitive(dev, p, params, bufs)
+	outs, err := jit.ApplyPrimitiveWith(eagerHost(), dev, p, params, bufs)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 		return BindOn(dev, p.Name, params, args...)
 	}
 	inputs := append([]*Array(nil), args...)
-	pend := dispatch(from.th, dev, nil, inputs, "", func(jit.Host) ([]jit.Buffer, error) {
+	pend := dispatch(from.th, dev, nil, inputs, "", func(host jit.Host) ([]jit.Buffer, error) {
 		bufs := make([]jit.Buffer, len(inputs))
 		for i, a := range inputs {
 			b, err := a.readyBuffer()
@@ -126,7 +126,7 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 			}
 			bufs[i] = b
 		}
-		return exe.Execute(bufs, jit.NoHost)
+		return exe.Execute(bufs, host)
 	})
 	res := make([]*Array, len(outAvals))
 	for i, a := range outAvals {

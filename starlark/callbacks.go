@@ -1,6 +1,7 @@
 package starlark
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -67,13 +68,16 @@ type printOptions struct {
 // the script: it must be safe for concurrent use.
 type GoFunction struct {
 	name string
-	fn   func(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+	fn   func(ctx context.Context, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
 }
 
 var _ starlark.Callable = (*GoFunction)(nil)
 
-// NewGoFunction wraps fn as a Starlark callable named name.
-func NewGoFunction(name string, fn func(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)) *GoFunction {
+// NewGoFunction wraps fn as a Starlark callable named name. fn's context
+// is cancelled when the thread that calls it is (or, as a host callback,
+// when the computation that calls it is): a function that blocks selects
+// on it.
+func NewGoFunction(name string, fn func(ctx context.Context, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)) *GoFunction {
 	return &GoFunction{name: name, fn: fn}
 }
 
@@ -83,8 +87,13 @@ func (g *GoFunction) Type() string          { return "go_function" }
 func (g *GoFunction) Freeze()               {}
 func (g *GoFunction) Truth() starlark.Bool  { return starlark.True }
 func (g *GoFunction) Hash() (uint32, error) { return starlark.String(g.name).Hash() }
-func (g *GoFunction) CallInternal(_ *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return g.fn(args, kwargs)
+func (g *GoFunction) CallInternal(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return g.fn(threadContext(th), args, kwargs)
+}
+
+// threadContext is th's current cancellation; call it on th's goroutine.
+func threadContext(th *starlark.Thread) context.Context {
+	return stateOf(th).ctx.Cancellation()
 }
 
 // programHost is the jit.Host of one dispatched program: its host ops run
@@ -98,7 +107,18 @@ type programHost struct {
 	stdout io.Writer
 }
 
-var _ jit.Host = (*programHost)(nil)
+var (
+	_ jit.Host        = (*programHost)(nil)
+	_ jit.Cancellable = (*programHost)(nil)
+	_ jit.Budgeted    = (*programHost)(nil)
+)
+
+// Done, Err: the program's cancellation (see effects.Program).
+func (h *programHost) Done() <-chan struct{} { return h.prog.Done() }
+func (h *programHost) Err() error            { return h.prog.Err() }
+
+// Budget is the thread's memory budget.
+func (h *programHost) Budget() *jit.Budget { return h.st.budget }
 
 // Print writes a staged print. Ordered prints are already in order: the
 // program started after the thread's earlier ordered prints (runtime
@@ -126,7 +146,7 @@ func (h *programHost) Tap(e *trace.Eqn, args []jit.HostArg) error {
 		return err
 	}
 	transforms, _ := trace.ParamAs[trace.Transforms](e.Params, "transforms")
-	job := func() error { return cb.runTap(h.thread, h.dev, leaves, transforms) }
+	job := func() error { return cb.runTap(h.prog.Cancellation(), h.thread, h.dev, leaves, transforms) }
 	if _, inPlace := cb.fn.(*GoFunction); inPlace {
 		h.st.ctx.Failures.Add(runGuarded(cb.name, job))
 		return nil
@@ -152,7 +172,7 @@ func (h *programHost) Call(e *trace.Eqn, args []jit.HostArg) ([][]byte, error) {
 	var out [][]byte
 	job := func() error {
 		var err error
-		out, err = cb.runCall(h.thread, h.dev, leaves, resultAvals)
+		out, err = cb.runCall(h.prog.Cancellation(), h.thread, h.dev, leaves, resultAvals)
 		return err
 	}
 	if _, inPlace := cb.fn.(*GoFunction); inPlace {
@@ -225,20 +245,20 @@ func copyHostArgs(args []jit.HostArg, dev jit.Device) ([]starlark.Value, error) 
 
 // runTap calls the tap function (or prints, for id_print) with the tapped
 // value rebuilt from its leaves and the transformations it went through.
-func (c *hostCallback) runTap(th *starlark.Thread, dev jit.Device, leaves []starlark.Value, ts trace.Transforms) error {
+func (c *hostCallback) runTap(ctx context.Context, th *starlark.Thread, dev jit.Device, leaves []starlark.Value, ts trace.Transforms) error {
 	arg, err := c.argTree.Unflatten(leaves)
 	if err != nil {
 		return err
 	}
 	transforms := c.transformsValue(ts)
 	if c.kind == "id_print" {
-		return c.printValue(th, dev, arg, transforms)
+		return c.printValue(ctx, th, dev, arg, transforms)
 	}
 	kwargs := c.kwargs
 	if c.withDevice {
 		kwargs = append(append([]starlark.Tuple(nil), kwargs...), starlark.Tuple{starlark.String("device"), Device{dev}})
 	}
-	_, err = callOn(th, c.fn, starlark.Tuple{arg, transforms}, kwargs)
+	_, err = callOn(ctx, th, c.fn, starlark.Tuple{arg, transforms}, kwargs)
 	return err
 }
 
@@ -262,10 +282,11 @@ func (c *hostCallback) transformsValue(ts trace.Transforms) *starlark.List {
 	return starlark.NewList(items)
 }
 
-// callOn calls fn: Starlark functions on th, Go functions directly.
-func callOn(th *starlark.Thread, fn starlark.Callable, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+// callOn calls fn: Starlark functions on th, Go functions directly with
+// ctx, the cancellation of the computation calling them.
+func callOn(ctx context.Context, th *starlark.Thread, fn starlark.Callable, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if g, ok := fn.(*GoFunction); ok {
-		return g.fn(args, kwargs)
+		return g.fn(ctx, args, kwargs)
 	}
 	return starlark.Call(th, fn, args, kwargs)
 }
@@ -273,7 +294,7 @@ func callOn(th *starlark.Thread, fn starlark.Callable, args starlark.Tuple, kwar
 // runCall calls the function with the argument rebuilt from its leaves and
 // converts its result to the declared result types, one byte slice per
 // result leaf.
-func (c *hostCallback) runCall(th *starlark.Thread, dev jit.Device, leaves []starlark.Value, resultAvals []trace.AVal) ([][]byte, error) {
+func (c *hostCallback) runCall(ctx context.Context, th *starlark.Thread, dev jit.Device, leaves []starlark.Value, resultAvals []trace.AVal) ([][]byte, error) {
 	var arg starlark.Value = starlark.None
 	if c.argTree != nil {
 		var err error
@@ -294,7 +315,7 @@ func (c *hostCallback) runCall(th *starlark.Thread, dev jit.Device, leaves []sta
 			kwargs = append(kwargs, kv)
 		}
 	}
-	res, err := callOn(th, c.fn, args, kwargs)
+	res, err := callOn(ctx, th, c.fn, args, kwargs)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package starlark
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -152,7 +153,7 @@ func tap(thread *starlark.Thread, fn string, cb *hostCallback, arg, result starl
 			}
 			dev = a.Device()
 		}
-		if err := cb.runTap(thread, dev, vals, nil); err != nil {
+		if err := cb.runTap(threadContext(thread), thread, dev, vals, nil); err != nil {
 			return nil, err
 		}
 		if resTree != nil {
@@ -179,7 +180,7 @@ func tap(thread *starlark.Thread, fn string, cb *hostCallback, arg, result starl
 
 // printValue is id_print's tap: a line of keyword arguments (when there are
 // any), then the value.
-func (c *hostCallback) printValue(th *starlark.Thread, dev jit.Device, arg starlark.Value, transforms *starlark.List) error {
+func (c *hostCallback) printValue(ctx context.Context, th *starlark.Thread, dev jit.Device, arg starlark.Value, transforms *starlark.List) error {
 	type kv struct{ k, v string }
 	var header []kv
 	for _, p := range c.kwargs {
@@ -207,7 +208,7 @@ func (c *hostCallback) printValue(th *starlark.Thread, dev jit.Device, arg starl
 	lines = append(lines, printTree(arg, o)+"\n")
 	for _, line := range lines {
 		if c.print.stream != nil {
-			if _, err := callOn(th, c.print.stream, starlark.Tuple{starlark.String(line)}, nil); err != nil {
+			if _, err := callOn(ctx, th, c.print.stream, starlark.Tuple{starlark.String(line)}, nil); err != nil {
 				return err
 			}
 			continue
@@ -391,7 +392,7 @@ func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*Array) (starla
 		}
 		vals[i], dev = a, a.Device()
 	}
-	raw, err := cb.runCall(thread, dev, vals, cb.resultAvals) // raised here: the traceback is the thread's own
+	raw, err := cb.runCall(threadContext(thread), thread, dev, vals, cb.resultAvals) // raised here: the traceback is the thread's own
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/jaxsh/jaxsh/jit"
@@ -83,8 +82,13 @@ type Session struct {
 	// platform's default (devices.go).
 	defaultDevice jit.Device
 
+	limits Limits // see SetLimits
+
 	mu      sync.Mutex
 	modules map[string]*module
+	// waiting maps a thread waiting for a module another thread loads to
+	// that module, to refuse waits that close a cycle (loadWait).
+	waiting map[*starlark.Thread]*module
 }
 
 // A module is an entry of the load cache; done is closed once globals and err
@@ -103,7 +107,7 @@ func NewSession(stdout io.Writer, extra starlark.StringDict) *Session {
 	for k, v := range extra {
 		pre[k] = v
 	}
-	return &Session{stdout: &lockedWriter{w: stdout}, predeclared: pre, modules: map[string]*module{}}
+	return &Session{stdout: &lockedWriter{w: stdout}, predeclared: pre, modules: map[string]*module{}, waiting: map[*starlark.Thread]*module{}}
 }
 
 // A lockedWriter serialises writes: programs print from their own
@@ -143,6 +147,7 @@ func (s *Session) NewThread(name string) *starlark.Thread {
 		th.SetLocal(logCompilesKey, s.logCompiles)
 	}
 	s.setThreadDevice(th)
+	s.applyLimits(th)
 	th.Print = func(th *starlark.Thread, msg string) { fmt.Fprintln(stdoutOf(th), msg) }
 	return th
 }
@@ -190,29 +195,28 @@ func finishModule(thread *starlark.Thread, filename string, g starlark.StringDic
 	return g, err
 }
 
-// load resolves a module name relative to the directory of the file that
-// loads it, and runs each file at most once per session.
+// load resolves a module name relative to the file that loads it, reads
+// it through the thread's file policy (a regular .star file below the
+// policy's root) and runs each file at most once per session.
 func (s *Session) load(thread *starlark.Thread, name string) (starlark.StringDict, error) {
-	from := thread.CallFrame(0).Pos.Filename()
-	path := name
-	if !filepath.IsAbs(path) {
-		dir := "."
-		if from != "" && from[0] != '<' {
-			dir = filepath.Dir(from)
-		}
-		path = filepath.Join(dir, name)
+	policy := FilesOf(thread)
+	from := policy.NameOf(thread.CallFrame(0).Pos.Filename())
+	full, err := policy.Resolve("load", from, name)
+	if err != nil {
+		return nil, err
 	}
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
+	key := policy.String() + "\x00" + full
 
 	s.mu.Lock()
-	m, ok := s.modules[path]
+	m, ok := s.modules[key]
 	if !ok {
 		m = &module{loader: thread, done: make(chan struct{})}
-		s.modules[path] = m
+		s.modules[key] = m
 		s.mu.Unlock()
-		m.globals, m.err = s.ExecFile(thread, path, nil)
+		var src []byte
+		if src, m.err = policy.ReadModule(full, name); m.err == nil {
+			m.globals, m.err = s.ExecFile(thread, policy.Display(full), src)
+		}
 		close(m.done)
 		return m.globals, m.err
 	}
@@ -223,7 +227,9 @@ func (s *Session) load(thread *starlark.Thread, name string) (starlark.StringDic
 		if m.loader == thread {
 			return nil, fmt.Errorf("cycle in load graph: %s loads itself", name)
 		}
-		<-m.done
+		if err := s.loadWait(thread, m, name); err != nil {
+			return nil, err
+		}
 	}
 	return m.globals, m.err
 }

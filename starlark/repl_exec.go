@@ -66,8 +66,14 @@ func (s *Session) NewREPL() *REPL {
 // every computation the session dispatched and the callbacks they trigger,
 // and returns the first callback or computation failure nobody saw.
 func (r *REPL) Close() error {
+	r.thread.Uncancel()
+	r.effects.renewContext() // a Ctrl-C before the end stopped only what ran then
 	return CloseThread(r.thread)
 }
+
+// Running counts the computations the REPL dispatched that are still
+// running (Run says so at exit before it waits for them).
+func (r *REPL) Running() int { return Running(r.thread) }
 
 // Parse reads one chunk of REPL input with the dialect's rewrites, calling
 // readline for each line it needs (see dialect.ParseCompoundStmt). A blank
@@ -83,7 +89,8 @@ func (r *REPL) Parse(readline func() ([]byte, error)) (*syntax.File, error) {
 // FormatError renders, or ErrInterrupted.
 func (r *REPL) Exec(f *syntax.File) error {
 	r.interrupted.Store(false)
-	r.thread.Uncancel() // an Interrupt that came after the previous chunk ended
+	r.thread.Uncancel()      // an Interrupt that came after the previous chunk ended
+	r.effects.renewContext() // the same, for the thread's waits and computations
 	if dumpEnabled("syntax") {
 		fmt.Fprintf(os.Stderr, "=== syntax of %s (after the dialect's rewrites)\n%s\n", f.Path, dialect.Format(f))
 	}
@@ -119,7 +126,16 @@ func (r *REPL) Exec(f *syntax.File) error {
 		}
 		if isExpr && value != nil && value != starlark.None {
 			r.globals["_"] = value
-			fmt.Fprintln(stdoutOf(r.thread), EchoText(value))
+			// The echo may wait for a computation: as the thread, so that
+			// Interrupt ends the wait and a failure is the chunk's error.
+			text, err := runThread(r.thread, func() (string, error) { return EchoText(value), nil })
+			if err != nil {
+				if r.interrupted.Load() {
+					return ErrInterrupted
+				}
+				return err
+			}
+			fmt.Fprintln(stdoutOf(r.thread), text)
 		}
 	}
 	return nil
@@ -132,7 +148,7 @@ func (r *REPL) Exec(f *syntax.File) error {
 func (r *REPL) Interrupt() {
 	r.interrupted.Store(true)
 	r.thread.Cancel(ErrInterrupted.Error())
-	r.effects.interrupt() // a wait for a result ends too
+	r.effects.interrupt(ErrInterrupted) // waits end, computations stop
 }
 
 // Complete returns the completions of prefix, a name or a dotted chain of

@@ -1,6 +1,7 @@
 package starlark_test
 
 import (
+	"context"
 	"bytes"
 	"errors"
 	"slices"
@@ -237,13 +238,15 @@ func TestREPLComplete(t *testing.T) {
 }
 
 // Ctrl-C while a statement waits for a long computation's result returns to
-// the prompt; the computation finishes in the background, and the session
-// goes on.
+// the prompt and stops the computation: a Go callback it is blocked in sees
+// its context cancelled, the result reads as cancelled, and the session
+// goes on with new computations.
 func TestREPLInterruptStopsAWaitForAResult(t *testing.T) {
-	release := make(chan struct{})
-	block := NewGoFunction("block", func(args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-		<-release // the computation is "long" until the test says so
-		return args[0], nil
+	unblocked := make(chan error, 1)
+	block := NewGoFunction("block", func(ctx context.Context, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		<-ctx.Done() // the computation is "long" until it is cancelled
+		unblocked <- ctx.Err()
+		return nil, ctx.Err()
 	})
 	var out bytes.Buffer
 	r := newSession(&out, starlark.StringDict{"block": block}).NewREPL()
@@ -257,9 +260,20 @@ func TestREPLInterruptStopsAWaitForAResult(t *testing.T) {
 		done <- err
 	}()
 	interruptUntilDone(t, r, done)
-	close(release)
+	select {
+	case err := <-unblocked:
+		if err == nil {
+			t.Fatal("the callback's context ended without an error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the blocked callback's context was not cancelled")
+	}
+	errs := replChunks(t, r, "print(y)\n")
+	if len(errs) != 1 || !strings.Contains(errs[0], "cancelled: KeyboardInterrupt") {
+		t.Errorf("reading the stopped computation: errors %q", errs)
+	}
 	out.Reset()
-	if errs := replChunks(t, r, "print(y)\n"); len(errs) != 0 || out.String() != "[2. 2.]\n" {
+	if errs := replChunks(t, r, "print(jit(lambda x: x * 2)(jnp.ones(2)))\n"); len(errs) != 0 || out.String() != "[2. 2.]\n" {
 		t.Errorf("after the interrupt: errors %q, output %q", errs, out.String())
 	}
 }

@@ -30,6 +30,7 @@ const MaxModuleBytes = 16 << 20
 type Policy struct {
 	fsys  fs.FS    // what may be read; nil: nothing
 	root  *os.Root // set by Below: what may be written too
+	dir   string   // set by Below: the root's absolute path
 	where string   // the root, for messages: "below /home/me/proj"
 }
 
@@ -47,7 +48,40 @@ func Below(dir string) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Policy{fsys: root.FS(), root: root, where: "below " + abs}, nil
+	return &Policy{fsys: root.FS(), root: root, dir: abs, where: "below " + abs}, nil
+}
+
+// NameOf returns the policy name of a file a script runs as (its position
+// filename: an OS path for a policy made by Below, the policy name itself
+// otherwise), so that load() resolves names relative to it. A file outside
+// the root, or a pseudo-file such as "<stdin>" or "-c", is taken to lie at
+// the root.
+func (p *Policy) NameOf(filename string) string {
+	if p != nil && p.dir != "" {
+		abs, err := filepath.Abs(filename)
+		if err != nil {
+			return path.Base(filename)
+		}
+		rel, err := filepath.Rel(p.dir, abs)
+		if err != nil || !fs.ValidPath(filepath.ToSlash(rel)) {
+			return path.Base(filepath.ToSlash(filename))
+		}
+		return filepath.ToSlash(rel)
+	}
+	if fs.ValidPath(filename) {
+		return filename
+	}
+	return path.Base(filename)
+}
+
+// Display is the filename under which a module read by the policy runs,
+// in positions and tracebacks: its OS path for a policy made by Below, its
+// policy name otherwise.
+func (p *Policy) Display(name string) string {
+	if p != nil && p.dir != "" {
+		return filepath.Join(p.dir, filepath.FromSlash(name))
+	}
+	return name
 }
 
 // FromFS returns a policy that reads from fsys only (writes are refused);

@@ -172,3 +172,28 @@ func TestBelowWritesInsideOnly(t *testing.T) {
 		t.Error("Create through a symlink out of the tree succeeded")
 	}
 }
+
+func TestNamesAndDisplay(t *testing.T) {
+	root, outside := tree(t)
+	p, err := Below(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, name string }{
+		{filepath.Join(root, "sub", "lib.star"), "sub/lib.star"},
+		{filepath.Join(root, "ok.star"), "ok.star"},
+		{"<stdin>", "<stdin>"},
+		{outside, "outside.star"},
+	} {
+		if got := p.NameOf(c.file); got != c.name {
+			t.Errorf("NameOf(%q) = %q, want %q", c.file, got, c.name)
+		}
+	}
+	if got := p.Display("sub/lib.star"); got != filepath.Join(root, "sub", "lib.star") {
+		t.Errorf("Display = %q", got)
+	}
+	fsp := FromFS(fstest.MapFS{}, "x")
+	if fsp.NameOf("lib/a.star") != "lib/a.star" || fsp.Display("lib/a.star") != "lib/a.star" || fsp.NameOf("<stdin>") != "<stdin>" {
+		t.Error("an fs.FS policy's names are its own")
+	}
+}

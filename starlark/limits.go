@@ -1,0 +1,137 @@
+package starlark
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/jaxsh/jaxsh/effects"
+	"github.com/jaxsh/jaxsh/internal/files"
+	"github.com/jaxsh/jaxsh/jit"
+	"go.starlark.net/starlark"
+)
+
+// Limits bound what a session's threads may use (SPEC §8–9): the host's
+// defence against scripts it does not trust. Zero values mean no limit
+// (MaxSteps, Budget) or the default (MaxCallbackDepth); a nil Files allows
+// no file.
+type Limits struct {
+	// MaxSteps caps the Starlark execution steps of each thread (a run, a
+	// call, the REPL's thread), callbacks included.
+	MaxSteps uint64
+	// Budget caps the bytes the session's arrays hold at once.
+	Budget *jit.Budget
+	// MaxCallbackDepth caps how deeply host callbacks nest.
+	MaxCallbackDepth int
+	// Files is what load() and the file functions may read and write.
+	Files *files.Policy
+}
+
+// budgetsInUse is set once any session has a memory budget of its own, so
+// that eager operations look up their thread's budget only then.
+var budgetsInUse atomic.Bool
+
+// SetLimits makes l the limits of the threads the session makes from now
+// on. Call it before NewThread.
+func (s *Session) SetLimits(l Limits) {
+	s.limits = l
+	if l.Budget != nil {
+		budgetsInUse.Store(true)
+	}
+}
+
+const filesKey = "jaxsh.files"
+
+// applyLimits gives a new thread the session's limits.
+func (s *Session) applyLimits(th *starlark.Thread) {
+	if s.limits.MaxSteps > 0 {
+		th.SetMaxExecutionSteps(s.limits.MaxSteps)
+	}
+	st := stateOf(th)
+	st.budget = s.limits.Budget
+	st.ctx.MaxCallbackDepth = s.limits.MaxCallbackDepth
+	th.SetLocal(filesKey, s.limits.Files)
+}
+
+// SetThreadFiles makes policy what th's load() and file functions use,
+// instead of the session's (a run of a script in another directory).
+func SetThreadFiles(th *starlark.Thread, policy *files.Policy) {
+	th.SetLocal(filesKey, policy)
+}
+
+// FilesOf returns the file policy of th (nil: no files).
+func FilesOf(th *starlark.Thread) *files.Policy {
+	p, _ := th.Local(filesKey).(*files.Policy)
+	return p
+}
+
+// UseContext makes ctx the cancellation of th's waits and of the programs
+// it dispatches (DESIGN decision 10), until the returned restore is called.
+// Call it on the goroutine that runs th, before running it.
+func UseContext(th *starlark.Thread, ctx context.Context) (restore func()) {
+	return stateOf(th).useContext(ctx)
+}
+
+// Interrupt cancels th's current context with cause, from any goroutine:
+// its waits end and the computations it dispatched stop; Starlark code
+// running on it stops at its next step.
+func Interrupt(th *starlark.Thread, cause error) {
+	th.Cancel(cause.Error())
+	stateOf(th).interrupt(cause)
+}
+
+// Running reports how many computations th dispatched that have not ended,
+// for a message at exit ("waiting for 2 computations").
+func Running(th *starlark.Thread) int {
+	return stateOf(th).ctx.Unfinished()
+}
+
+// IsCancelled reports whether err ends a run because it was cancelled (a
+// context, an interrupt) rather than because it failed.
+func IsCancelled(err error) bool {
+	var ce *effects.CancelledError
+	return errors.As(err, &ce)
+}
+
+// loadWait waits for a module another thread is loading, refusing a wait
+// that would close a cycle of threads waiting for each other's modules,
+// and ending when th is cancelled.
+func (s *Session) loadWait(th *starlark.Thread, m *module, name string) error {
+	s.mu.Lock()
+	for cur := m; cur != nil; cur = s.waiting[cur.loader] {
+		if cur.loader == th {
+			s.mu.Unlock()
+			return fmt.Errorf("cycle in load graph: %s is being loaded by a thread that waits for a module this thread is loading", name)
+		}
+	}
+	s.waiting[th] = m
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.waiting, th)
+		s.mu.Unlock()
+	}()
+	ctx := stateOf(th).ctx.Cancellation()
+	select {
+	case <-m.done:
+		return nil
+	case <-ctx.Done():
+		return &effects.CancelledError{Cause: context.Cause(ctx)}
+	}
+}
+
+// eagerHost is the Host of an eager operation run at once: it charges the
+// running thread's memory budget. Finding the thread costs a goroutine
+// lookup, so only when the thread's session has a budget of its own.
+func eagerHost() jit.Host {
+	if !budgetsInUse.Load() {
+		return jit.NoHost
+	}
+	if th, ok := runningThreads.Load(goroutineID()); ok {
+		if b := stateOf(th.(*starlark.Thread)).budget; b != nil {
+			return jit.WithLimits(jit.NoHost, nil, b)
+		}
+	}
+	return jit.NoHost
+}

@@ -1,8 +1,8 @@
 package starlark_test
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"errors"
 	"slices"
 	"strings"

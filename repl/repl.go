@@ -108,7 +108,13 @@ func Run(cfg Config) error {
 		failed = false // errors at a prompt were seen and dealt with: status 0, as Python's
 	}
 	// The implicit barrier: output and callbacks of computations still
-	// running are not lost at exit (SPEC §5).
+	// running are not lost at exit (SPEC §5). Say so when there are some:
+	// a silent wait looks like a hang. Ctrl-C now ends the process (status
+	// 130), abandoning them.
+	if n := l.repl.Running(); n > 0 {
+		fmt.Fprintf(l.stderr, "jaxsh: waiting for %d computation%s still running (Ctrl-C abandons %s)\n",
+			n, map[bool]string{true: "", false: "s"}[n == 1], map[bool]string{true: "it", false: "them"}[n == 1])
+	}
 	if err := l.repl.Close(); err != nil {
 		l.report(jstarlark.FormatError(err))
 		failed = true

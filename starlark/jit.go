@@ -58,6 +58,10 @@ type compiledFun struct {
 	// quick marks a program that may run on the calling goroutine (see
 	// quickProgram).
 	quick bool
+	// need is what one run allocates (results and temporaries), largest
+	// its largest result, checked against the budgets at each call.
+	need    int64
+	largest trace.AVal
 }
 
 // signature is what a compiled program depends on.
@@ -172,6 +176,9 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 			}
 			copyLeaf[i] = true
 		}
+	}
+	if err := checkFits(thread, c.dev, c.need, c.largest); err != nil {
+		return nil, fmt.Errorf("%s: %w", j.fun.Name(), err)
 	}
 	name := j.fun.Name()
 	exe, consts := c.exe, c.consts
@@ -632,8 +639,9 @@ func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compi
 			return nil, fmt.Errorf("jit(%s): %v", j.fun.Name(), err)
 		}
 	}
+	need, largest := programNeed(program)
 	return &compiledFun{jaxpr: jaxpr, program: program, exe: exe, consts: consts, outTree: outTree, dev: call.dev, donate: call.donate,
-		quick: quickProgram(jaxpr, program)}, nil
+		quick: quickProgram(jaxpr, program), need: need, largest: largest}, nil
 }
 
 // callNested traces a jitted function called inside another trace into a

@@ -9,6 +9,7 @@ import (
 	"github.com/jaxsh/jaxsh/effects"
 	"github.com/jaxsh/jaxsh/internal/files"
 	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
 
@@ -134,4 +135,29 @@ func eagerHost() jit.Host {
 		}
 	}
 	return jit.NoHost
+}
+
+// programNeed is what one run of p allocates and its largest result.
+func programNeed(p *jit.Program) (int64, trace.AVal) {
+	m := p.MemoryAnalysis()
+	var largest trace.AVal
+	for _, v := range p.Jaxpr.OutVars {
+		if a := v.Aval(); a.Bytes() >= largest.Bytes() {
+			largest = a
+		}
+	}
+	return int64(m.OutputSizeInBytes - m.AliasSizeInBytes + m.TempSizeInBytes), largest
+}
+
+// checkFits refuses, at the call and so at its position, a program whose
+// arrays cannot fit the thread's budget or the machine even when nothing
+// else is held; the backend still charges each run for what is in use.
+func checkFits(th *starlark.Thread, dev jit.Device, need int64, largest trace.AVal) error {
+	if dev.Platform() == "cpu" && need > jit.Machine.Limit() {
+		return &jit.AllocError{AVal: largest, Bytes: need, Limit: jit.Machine.Limit(), What: "this machine's memory"}
+	}
+	if b := stateOf(th).budget; b != nil && need > b.Limit() {
+		return &jit.AllocError{AVal: largest, Bytes: need, Limit: b.Limit(), What: "the interpreter's array memory limit"}
+	}
+	return nil
 }

@@ -127,8 +127,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	// The first Ctrl-C stops the script and its computations (they stop
+	// within milliseconds); should anything still hold on, a second one
+	// abandons it and exits at once.
+	ctx, interrupt := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	go func() {
+		if _, ok := <-sigs; !ok {
+			return
+		}
+		interrupt(errKeyboardInterrupt)
+		<-sigs
+		fmt.Fprintln(stderr, "jaxsh: interrupted again: abandoning the computations still running")
+		os.Exit(130)
+	}()
 	if !codeGiven && (fs.Arg(0) == "run" || fs.Arg(0) == "inspect") {
 		return artifactCommand(ctx, jaxsh.New(opts), fs.Args(), stdout, stderr)
 	}
@@ -146,6 +160,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, jaxsh.FormatError(err))
+		if errors.Is(context.Cause(ctx), errKeyboardInterrupt) {
+			fmt.Fprintln(stderr, "KeyboardInterrupt")
+			return 130 // as a shell reports death by SIGINT, and Python exits
+		}
 		return 1
 	}
 	return 0
@@ -192,3 +210,6 @@ func artifactCommand(ctx context.Context, interp *jaxsh.Interpreter, args []stri
 	}
 	return 0
 }
+
+// errKeyboardInterrupt is the cause of a script run stopped by Ctrl-C.
+var errKeyboardInterrupt = errors.New("KeyboardInterrupt")

@@ -75,3 +75,29 @@ batched = make_jaxpr(vmap(f))(vs)
 	b.ReportMetric(count("single"), "eqns-single")
 	b.ReportMetric(count("batched"), "eqns-vmap1024")
 }
+
+// Per-example gradients of a small MLP (vmap of grad) against the gradient
+// of the batch loss: the same work but for the per-example outputs.
+const perExampleSetup = `
+W1 = jnp.sin(jnp.arange(2048.0)).reshape((32, 64)) * 0.1
+b1 = jnp.zeros(64)
+W2 = jnp.cos(jnp.arange(64.0)).reshape((64, 1)) * 0.1
+params = {"W1": W1, "b1": b1, "W2": W2}
+X = jnp.sin(jnp.arange(8192.0)).reshape((256, 32))
+Y = jnp.cos(jnp.arange(256.0)).reshape((256, 1))
+def loss(p, x, y):
+    h = jnp.tanh(x @ p["W1"] + p["b1"])
+    return jnp.sum((h @ p["W2"] - y) ** 2)
+per_example = jit(vmap(grad(loss), in_axes = (None, 0, 0)))
+batch = jit(grad(loss))
+`
+
+func BenchmarkPerExampleGradsMLP(b *testing.B) {
+	benchEval(b, perExampleSetup, `per_example(params, X, Y)["W1"]`)
+	reportProgram(b, perExampleSetup, "per_example", "params, X, Y")
+}
+
+func BenchmarkBatchGradMLP(b *testing.B) {
+	benchEval(b, perExampleSetup, `batch(params, X, Y)["W1"]`)
+	reportProgram(b, perExampleSetup, "batch", "params, X, Y")
+}

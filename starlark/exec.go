@@ -68,6 +68,9 @@ func Predeclared() starlark.StringDict {
 	for k, v := range adBuiltins() {
 		d[k] = v
 	}
+	for k, v := range jacobianBuiltins() {
+		d[k] = v
+	}
 	return d
 }
 

@@ -61,7 +61,7 @@ func parseSortArgs(fn string, args starlark.Tuple, kwargs []starlark.Tuple, with
 	if p.axis, err = jstarlark.NormalizeAxisOf(fn, n, x.NDim(), x); err != nil {
 		return p, err
 	}
-	if !x.DType().IsInteger() && !x.DType().IsFloat() && x.DType() != trace.Bool {
+	if !x.DType().IsInteger() && !x.DType().IsInexact() && x.DType() != trace.Bool {
 		return p, fmt.Errorf("%s: cannot sort arrays of dtype %s (operand %s)", fn, x.DType(), jstarlark.Describe(x))
 	}
 	p.x = x
@@ -80,13 +80,52 @@ func SortParams(axis int, stable bool, keys int) trace.Params {
 	return trace.Params{"dimension": axis, "is_stable": stable, "num_keys": keys}
 }
 
+// sortKeys are the sort keys of x: x itself, or for complex x its real
+// and imaginary parts (JAX orders complex numbers lexicographically).
+func sortKeys(fn string, x *jstarlark.Array) ([]*jstarlark.Array, error) {
+	if !x.DType().IsComplex() {
+		return []*jstarlark.Array{x}, nil
+	}
+	re, err := complexPart(fn, "real", x)
+	if err != nil {
+		return nil, err
+	}
+	im, err := complexPart(fn, "imag", x)
+	if err != nil {
+		return nil, err
+	}
+	return []*jstarlark.Array{re, im}, nil
+}
+
+// sortBy sorts carried along axis by x's keys and returns the sorted
+// carried operand; carried == x sorts x itself (a complex x as its parts,
+// joined again after).
+func sortBy(fn string, x, carried *jstarlark.Array, axis int, stable bool) (*jstarlark.Array, error) {
+	keys, err := sortKeys(fn, x)
+	if err != nil {
+		return nil, err
+	}
+	operands := keys
+	if carried != x {
+		operands = append(keys, carried)
+	}
+	out, err := jstarlark.Bind("sort", SortParams(axis, stable, len(keys)), operands...)
+	if err != nil {
+		return nil, err
+	}
+	if carried == x && len(keys) == 2 {
+		return jstarlark.Bind1("complex", nil, out[0], out[1])
+	}
+	return out[len(out)-1], nil
+}
+
 func jnpSort(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	fn := b.Name()
 	p, err := parseSortArgs(fn, args, kwargs, false)
 	if err != nil {
 		return nil, err
 	}
-	sorted, err := jstarlark.Bind1("sort", SortParams(p.axis, p.stable, 1), p.x)
+	sorted, err := sortBy(fn, p.x, p.x, p.axis, p.stable)
 	if err != nil || !p.descending {
 		return sorted, err
 	}
@@ -116,14 +155,11 @@ func jnpArgsort(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 			return nil, err
 		}
 	}
-	out, err := jstarlark.Bind("sort", SortParams(p.axis, p.stable, 1), x, iota)
-	if err != nil {
-		return nil, err
+	order, err := sortBy(fn, x, iota, p.axis, p.stable)
+	if err != nil || !p.descending {
+		return order, err
 	}
-	if p.descending {
-		return reverseAxes(out[1], []int{p.axis})
-	}
-	return out[1], nil
+	return reverseAxes(order, []int{p.axis})
 }
 
 func init() {

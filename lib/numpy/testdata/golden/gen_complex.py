@@ -78,6 +78,15 @@ for cdt in (np.complex64, np.complex128):
     add(f"dot_{cn}", f"jnp.dot({Z}[0], {W}[1])", args, np.dot(z[0], w[1]).astype(cdt), cdt, tol * 10)
     add(f"vdot_{cn}", f"jnp.vdot({Z}[0], {W}[1])", args, np.vdot(z[0], w[1]).astype(cdt), cdt, tol * 10)
 
+    # Sorting orders complex numbers by real part, then imaginary part.
+    sr = np.array([3, 1, 1, -2, 1], fdt)
+    si = np.array([0, 2, -1, 5, 2], fdt)
+    sz = sr.astype(np.complex128) + 1j * si
+    sargs = {"sr": arr(sr, fdt), "si": arr(si, fdt)}
+    add(f"sort_{cn}", "jnp.sort(lax.complex(sr, si))", sargs, np.sort(sz).astype(cdt), cdt, 0)
+    add(f"sort_descending_{cn}", "jnp.sort(lax.complex(sr, si), descending=True)", sargs, np.sort(sz)[::-1].astype(cdt), cdt, 0)
+    add(f"argsort_{cn}", "jnp.argsort(lax.complex(sr, si))", sargs, np.argsort(sz, kind="stable").astype(np.int32), cdt, 0)
+
 # Promotion: complex with other dtypes, JAX's lattice.
 zr, zi = rng.uniform(-2, 2, 3).astype(np.float32), rng.uniform(-2, 2, 3).astype(np.float32)
 z = zr.astype(np.complex128) + 1j * zi

@@ -96,7 +96,7 @@ func debugPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	for i, v := range later {
 		operands[i] = v.(*Array)
 	}
-	params := trace.Params{"fmt": template + "\n", "ordered": ordered}
+	params := trace.Params{"fmt": template + "\n", "ordered": ordered, "per_element": true}
 	if _, err := BindTraced(ts, "debug_print", params, operands...); err != nil {
 		return nil, err
 	}

@@ -16,8 +16,12 @@ func hostAndCallPrims() []*Primitive {
 			// token operand and the token result let the compiler chain
 			// ordered effects.
 			Name: "debug_print", Props: HostOp, MinIn: 0, MaxIn: -1,
-			Params: []ParamSpec{{Name: "fmt", Kind: ParamString}, {Name: "ordered", Kind: ParamBool}},
-			Rule:   debugPrintRule,
+			// per_element (debug.print's prints) makes vmap print once per
+			// batch element, as JAX's debug.print does; without it a
+			// print runs once with the whole batched value (SPEC §5).
+			Params: []ParamSpec{{Name: "fmt", Kind: ParamString}, {Name: "ordered", Kind: ParamBool},
+				{Name: "per_element", Kind: ParamBool, Omissible: true}},
+			Rule: debugPrintRule,
 			Effects: func(_ []AVal, p Params) Effects {
 				if p.Bool("ordered") {
 					return Effects{OrderedPrint}

@@ -19,8 +19,12 @@ var _ = addBatchRules(map[string]BatchRule{
 	"optimization_barrier": barrierBatch,
 })
 
-// debugPrintBatch prints the batched values with the batch axis first.
+// debugPrintBatch prints the batched values with the batch axis first, or
+// with per_element once per element of the batch, in order.
 func debugPrintBatch(bt Batcher, in []Atom, dims []int, p Params) ([]Atom, []int, error) {
+	if each, _ := p["per_element"].(bool); each {
+		return sequentialPrint(bt, in, dims, p)
+	}
 	args, err := batchedOnlyAtFront(bt, in, dims)
 	if err != nil {
 		return nil, nil, err
@@ -145,6 +149,48 @@ func sequentialCall(bt Batcher, in []Atom, dims []int, p Params) ([]Atom, []int,
 		return nil, nil, err
 	}
 	return varsAsAtoms(ys), sameDims(len(ys), 0), nil
+}
+
+// sequentialPrint prints each element of the batch from a scan over it, as
+// sequentialCall calls; the print's token result is a fresh token, which
+// nothing reads (the compiler threads its own).
+func sequentialPrint(bt Batcher, in []Atom, dims []int, p Params) ([]Atom, []int, error) {
+	body := NewBuilder()
+	var consts, xs []Atom
+	inner := make([]Atom, len(in))
+	for i, x := range in {
+		if dims[i] == NotBatched {
+			inner[i] = body.Input(x.Aval())
+			consts = append(consts, x)
+		}
+	}
+	for i, x := range in {
+		if dims[i] != NotBatched {
+			moved, err := MoveAxis(bt, x, dims[i], 0)
+			if err != nil {
+				return nil, nil, err
+			}
+			xs = append(xs, moved)
+			inner[i] = body.Input(unbatchedAval(x.Aval(), dims[i]))
+		}
+	}
+	if _, err := body.Bind("debug_print", inner, p, bt.Pos()); err != nil {
+		return nil, nil, err
+	}
+	j, err := body.Build(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := bt.Builder().Bind("scan", append(consts, xs...), Params{
+		"jaxpr": j, "length": bt.Size(), "reverse": false, "num_consts": len(consts), "num_carry": 0, "unroll": 1,
+	}, bt.Pos()); err != nil {
+		return nil, nil, err
+	}
+	tok, err := bt.Builder().Bind("create_token", nil, Params{}, bt.Pos())
+	if err != nil {
+		return nil, nil, err
+	}
+	return varsAsAtoms(tok), sameDims(1, NotBatched), nil
 }
 
 // jitBatch batches the nested jaxpr and keeps the call.

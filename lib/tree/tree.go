@@ -2,6 +2,7 @@ package tree
 
 import (
 	"fmt"
+	"strings"
 
 	jstar "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
@@ -136,12 +137,12 @@ func upTo(fn, which string, d *jstar.TreeDef, v starlark.Value) ([]starlark.Valu
 				return mismatch("expected a dict, got %s", jstar.ShortRepr(v))
 			}
 			if dict.Len() != len(d.Keys) {
-				return mismatch("expected the keys %q, got %s", d.Keys, jstar.ShortRepr(v))
+				return mismatch("expected the keys %s, got %s", quoteKeys(d.Keys), jstar.ShortRepr(v))
 			}
 			for i, k := range d.Keys {
 				child, found, _ := dict.Get(starlark.String(k))
 				if !found {
-					return mismatch("expected the keys %q, got %s", d.Keys, jstar.ShortRepr(v))
+					return mismatch("expected the keys %s, got %s", quoteKeys(d.Keys), jstar.ShortRepr(v))
 				}
 				if err := walk(d.Children[i], child, fmt.Sprintf("%s[%q]", path, k)); err != nil {
 					return err
@@ -185,4 +186,13 @@ func upTo(fn, which string, d *jstar.TreeDef, v starlark.Value) ([]starlark.Valu
 		return nil, err
 	}
 	return out, nil
+}
+
+// quoteKeys lists dict keys as a PyTreeDef writes them: 'a', 'b'.
+func quoteKeys(keys []string) string {
+	quoted := make([]string, len(keys))
+	for i, k := range keys {
+		quoted[i] = "'" + k + "'"
+	}
+	return strings.Join(quoted, ", ")
 }

@@ -116,6 +116,11 @@ func jnpIsinf(x starlark.Value) (*jstarlark.Array, error) {
 		return nil, err
 	}
 	c := &jstarlark.Composer{Fn: "isinf"}
+	if a.DType().IsComplex() { // either part infinite
+		re, im := c.Unary("real", a), c.Unary("imag", a)
+		inf := c.Lit(re, math.Inf(1))
+		return c.Done(c.Binary("or", c.Binary("eq", c.Unary("abs", re), inf), c.Binary("eq", c.Unary("abs", im), inf)))
+	}
 	if !a.DType().IsFloat() {
 		return c.Done(c.FullLike(a, 0, trace.Bool))
 	}
@@ -129,6 +134,9 @@ func IsFinite(x starlark.Value) (*jstarlark.Array, error) {
 		return nil, err
 	}
 	c := &jstarlark.Composer{Fn: "isfinite"}
+	if a.DType().IsComplex() { // both parts finite
+		return c.Done(c.Binary("and", c.Unary("is_finite", c.Unary("real", a)), c.Unary("is_finite", c.Unary("imag", a))))
+	}
 	if !a.DType().IsFloat() {
 		return c.Done(c.FullLike(a, 1, trace.Bool))
 	}
@@ -243,7 +251,8 @@ func isclose(fn string, a, b, rtol, atol starlark.Value, equalNaN bool) (*jstarl
 	}
 	x, y := arrs[0], arrs[1]
 	c := &jstarlark.Composer{Fn: fn}
-	rt, at := asDType(c, rtol, x, x.DType()), asDType(c, atol, x, x.DType())
+	// Tolerances compare with magnitudes: real for complex operands.
+	rt, at := asDType(c, rtol, x, x.DType().ComplexPart()), asDType(c, atol, x, x.DType().ComplexPart())
 	bothNaN := c.Ufunc2(jnpLogicalAnd, c.Ufunc1(jnpIsnan, x), c.Ufunc1(jnpIsnan, y))
 	finite := c.Ufunc1(IsFinite, y)
 	inRange := c.Binary("le", c.Unary("abs", c.Binary("sub", x, y)), c.Binary("add", at, c.Binary("mul", rt, c.Unary("abs", y))))
@@ -325,7 +334,26 @@ func jnpNanToNumBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
+	return nanToNum(fn, a, nan, posinf, neginf)
+}
+
+// nanToNum replaces NaNs and infinities of a's floating (or, for complex,
+// each part's) values.
+func nanToNum(fn string, a *jstarlark.Array, nan, posinf, neginf starlark.Value) (*jstarlark.Array, error) {
 	dt := a.DType()
+	if dt.IsComplex() {
+		parts := make([]*jstarlark.Array, 2)
+		for i, part := range []string{"real", "imag"} {
+			p, err := complexPart(fn, part, a)
+			if err != nil {
+				return nil, err
+			}
+			if parts[i], err = nanToNum(fn, p, nan, posinf, neginf); err != nil {
+				return nil, err
+			}
+		}
+		return jstarlark.Bind1("complex", nil, parts[0], parts[1])
+	}
 	if !dt.IsFloat() {
 		return a, nil
 	}

@@ -134,6 +134,22 @@ func jnpRound(x starlark.Value, decimals int) (*jstarlark.Array, error) {
 			return nil, fmt.Errorf("%s: integer round is not implemented for decimals < 0 (got %d for %s)", fn, decimals, jstarlark.Describe(a))
 		}
 		return a, nil
+	case dt.IsComplex(): // each part rounded, as JAX does
+		re, err := complexPart(fn, "real", a)
+		if err != nil {
+			return nil, err
+		}
+		im, err := complexPart(fn, "imag", a)
+		if err != nil {
+			return nil, err
+		}
+		if re, err = jnpRound(re, decimals); err != nil {
+			return nil, err
+		}
+		if im, err = jnpRound(im, decimals); err != nil {
+			return nil, err
+		}
+		return jstarlark.Bind1("complex", nil, re, im)
 	case !dt.IsFloat():
 		return nil, fmt.Errorf("%s: %s input is not supported (operand %s)", fn, dt, jstarlark.Describe(a))
 	case float64(decimals) > math.Log10(FinfoOf(dt).max):

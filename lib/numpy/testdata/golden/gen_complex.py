@@ -22,9 +22,18 @@ rng = np.random.default_rng(1707)
 cases = []
 
 
+def num(v):
+    v = float(v)
+    if np.isnan(v):
+        return "nan"
+    if np.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
 def arr(a, dtype):
     a = np.asarray(a, dtype=dtype)
-    return {"dtype": np.dtype(dtype).name, "shape": list(a.shape), "data": [float(v) for v in a.ravel()]}
+    return {"dtype": np.dtype(dtype).name, "shape": list(a.shape), "data": [num(v) for v in a.ravel()]}
 
 
 def want(y, cdtype):
@@ -41,6 +50,18 @@ def add(name, expr, args, y, cdtype, tol):
     if is_complex:
         expr = f"(lambda y: (jnp.real(y), jnp.imag(y)))({expr})"
     cases.append({"name": name, "expr": expr, "args": args, "want": w, "rtol": tol, "atol": tol})
+
+
+def jax_isclose(a, b, rtol=1e-5, atol=1e-8):
+    # JAX's rule (NumPy 1.24 turns complex infinities into NaNs on the way):
+    # the tolerance test, false where either is infinite, true where both
+    # are the same infinity.
+    with np.errstate(invalid="ignore"):
+        out = np.abs(a - b) <= atol + rtol * np.abs(b)
+    a_inf, b_inf = np.isinf(a), np.isinf(b)
+    out &= ~(a_inf | b_inf)
+    out |= a_inf & b_inf & (a == b)
+    return out
 
 
 tols = {np.complex64: 4e-6, np.complex128: 1e-13}
@@ -86,6 +107,21 @@ for cdt in (np.complex64, np.complex128):
     add(f"sort_{cn}", "jnp.sort(lax.complex(sr, si))", sargs, np.sort(sz).astype(cdt), cdt, 0)
     add(f"sort_descending_{cn}", "jnp.sort(lax.complex(sr, si), descending=True)", sargs, np.sort(sz)[::-1].astype(cdt), cdt, 0)
     add(f"argsort_{cn}", "jnp.argsort(lax.complex(sr, si))", sargs, np.argsort(sz, kind="stable").astype(np.int32), cdt, 0)
+
+    # Special values: a part NaN or infinite.
+    nr = np.array([3.3, np.nan, 1.6, -np.inf, 2.5], fdt)
+    ni = np.array([0.4, 2.0, np.inf, 1.2, -1.5], fdt)
+    nz = np.empty(5, np.complex128)
+    nz.real, nz.imag = nr, ni
+    nargs = {"nr": arr(nr, fdt), "ni": arr(ni, fdt)}
+    N = "lax.complex(nr, ni)"
+    add(f"isfinite_{cn}", f"jnp.isfinite({N})", nargs, np.isfinite(nz), cdt, 0)
+    add(f"isinf_{cn}", f"jnp.isinf({N})", nargs, np.isinf(nz), cdt, 0)
+    add(f"isnan_{cn}", f"jnp.isnan({N})", nargs, np.isnan(nz), cdt, 0)
+    add(f"isclose_{cn}", f"jnp.isclose({N}, {N} + 1e-9)", nargs, jax_isclose(nz.astype(cdt), nz.astype(cdt) + cdt(1e-9)), cdt, 0)
+    add(f"round_{cn}", f"jnp.round({N})", nargs, np.round(nz.astype(cdt)), cdt, tol)
+    add(f"nan_to_num_{cn}", f"jnp.nan_to_num({N}, posinf=7.0, neginf=-7.0)", nargs,
+        np.nan_to_num(nz, posinf=7.0, neginf=-7.0).astype(cdt), cdt, tol)
 
 # Promotion: complex with other dtypes, JAX's lattice.
 zr, zi = rng.uniform(-2, 2, 3).astype(np.float32), rng.uniform(-2, 2, 3).astype(np.float32)

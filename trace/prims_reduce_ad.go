@@ -227,7 +227,17 @@ func dotTransposeLHS(e *Emitter, ct Atom, x AVal, y Atom, dn DotDimensionNumbers
 		xContractByY[i] = dn.LhsContracting[k]
 	}
 	layout := append(append(slices.Clone(dn.LhsBatch), xKept...), xContractByY...)
-	prod := e.Bind1("dot_general", Params{"dimension_numbers": dims, "precision": precision, "preferred_element_type": nil}, ct, y)
+	params := Params{"dimension_numbers": dims, "precision": precision, "preferred_element_type": nil}
+	// With the operands swapped the product comes out as (batch, y's free
+	// dimensions, ct's free dimensions); when that is x's layout (the
+	// cotangent of a matmul's rhs: x^T @ ct) no transpose is needed.
+	swappedLayout := append(append(slices.Clone(dn.LhsBatch), xContractByY...), xKept...)
+	if perm := argsort(swappedLayout); slices.Equal(perm, AllAxes(len(perm))) && !slices.Equal(argsort(layout), perm) {
+		swapped := DotDimensionNumbers{LhsContracting: yKept, RhsContracting: ansY, LhsBatch: dn.RhsBatch, RhsBatch: ansBatch}
+		params["dimension_numbers"] = swapped
+		return e.Convert(e.Bind1("dot_general", params, y, ct), x.DType)
+	}
+	prod := e.Bind1("dot_general", params, ct, y)
 	return e.Convert(e.Transpose(prod, argsort(layout)), x.DType)
 }
 

@@ -142,6 +142,17 @@ func keepDims(c *jstarlark.Composer, x *jstarlark.Array, axes []int) *jstarlark.
 	return c.Prim("broadcast_in_dim", trace.Params{"shape": shape, "broadcast_dimensions": dims}, x)
 }
 
+// stopGradient is lax.stop_gradient of one array. The softmax family
+// subtracts its maximum only for numerical range, so its derivatives do
+// not flow through the maximum (as in JAX): the results are the same, and
+// a gradient skips the maximum's tie-rule computation.
+func stopGradient(c *jstarlark.Composer, x *jstarlark.Array) *jstarlark.Array {
+	if x == nil || !x.Traced() {
+		return x
+	}
+	return c.Prim("stop_gradient", nil, x)
+}
+
 // reduceMax is jnp.max(x, axes, where=mask, keepdims): masked-out elements
 // count as the dtype's lowest value.
 func reduceMax(c *jstarlark.Composer, x *jstarlark.Array, axes []int, mask starlark.Value, keepdims bool) *jstarlark.Array {
@@ -221,7 +232,7 @@ func softmaxBuiltin(fn string, logarithm bool) jstarlark.BuiltinFunc {
 			}
 		}
 		c := &jstarlark.Composer{Fn: fn}
-		xMax := reduceMax(c, a, axes, mask, true)
+		xMax := stopGradient(c, reduceMax(c, a, axes, mask, true))
 		safe := a
 		if mask != starlark.None {
 			safe = c.Take(numpy.Where(mask, a, starlark.Float(math.Inf(-1))))
@@ -288,7 +299,7 @@ func nnLogsumexpBuiltin(_ *starlark.Thread, bi *starlark.Builtin, args starlark.
 		return nil, err
 	}
 	amax := reduceMax(c, x, axes, mask, keepdims)
-	amax = c.Select(c.Ufunc1(numpy.IsFinite, amax), amax, c.FullLike(amax, 0, x.DType()))
+	amax = stopGradient(c, c.Select(c.Ufunc1(numpy.IsFinite, amax), amax, c.FullLike(amax, 0, x.DType())))
 	withDims := amax
 	if !keepdims {
 		withDims = keepDims(c, amax, axes)

@@ -171,11 +171,17 @@ type rowIterator struct {
 }
 
 func (it *rowIterator) Next(p *starlark.Value) bool {
-	if it.a.NDim() == 0 || it.i >= it.a.Shape()[0] {
+	if it.a.NDim() == 0 {
+		// Next cannot fail: the error goes through the thread, as Truth's.
+		failThread("TypeError: iteration over a 0-d array")
+		return false
+	}
+	if it.i >= it.a.Shape()[0] {
 		return false
 	}
 	row, err := it.a.GetItem(starlark.MakeInt(it.i))
 	if err != nil {
+		failThread(err.Error())
 		return false
 	}
 	it.i++

@@ -219,6 +219,7 @@ func (s *Session) load(thread *starlark.Thread, name string) (starlark.StringDic
 		var src []byte
 		if src, m.err = policy.ReadModule(full, name); m.err == nil {
 			m.globals, m.err = s.ExecFile(thread, policy.Display(full), src)
+			m.err = withBacktrace(m.err)
 		}
 		close(m.done)
 		return m.globals, m.err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/jaxsh/jaxsh/effects"
@@ -161,3 +162,19 @@ func checkFits(th *starlark.Thread, dev jit.Device, need int64, largest trace.AV
 	}
 	return nil
 }
+
+// withBacktrace keeps the positions of a runtime error in a loaded module:
+// go.starlark.net's load reports "cannot load NAME: " and the error's
+// message only, which for an *EvalError drops its traceback.
+func withBacktrace(err error) error {
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		return &loadError{ee}
+	}
+	return err
+}
+
+type loadError struct{ ee *starlark.EvalError }
+
+func (e *loadError) Error() string { return strings.TrimSuffix(e.ee.Backtrace(), "\n") }
+func (e *loadError) Unwrap() error { return e.ee }

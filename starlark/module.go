@@ -3,6 +3,7 @@ package starlark
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -40,8 +41,32 @@ func guard(qualified string, fn BuiltinFunc) BuiltinFunc {
 	recovering := recoverPanics(qualified, fn)
 	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		pollCallbacks(thread)
-		return recovering(thread, b, args, kwargs)
+		v, err := recovering(thread, b, args, kwargs)
+		if err != nil && len(kwargs) > 0 {
+			err = nameUnexpectedKeywords(err, kwargs)
+		}
+		return v, err
 	}
+}
+
+// nameUnexpectedKeywords adds the names to go.starlark.net's
+// UnpackPositionalArgs error "f: unexpected keyword arguments", which
+// builtins taking positional arguments only return as it is.
+func nameUnexpectedKeywords(err error, kwargs []starlark.Tuple) error {
+	const suffix = ": unexpected keyword arguments"
+	msg := err.Error()
+	if !strings.HasSuffix(msg, suffix) {
+		return err
+	}
+	names := make([]string, len(kwargs))
+	for i, kv := range kwargs {
+		names[i] = "'" + string(kv[0].(starlark.String)) + "'"
+	}
+	what := "argument "
+	if len(names) > 1 {
+		what = "arguments "
+	}
+	return fmt.Errorf("%s: unexpected keyword %s%s", strings.TrimSuffix(msg, suffix), what, strings.Join(names, ", "))
 }
 
 // recoverPanics turns a Go panic inside fn into an internal error, without

@@ -39,6 +39,8 @@ var hiddenOperators = map[string]string{
 	"__eq__":     "==",
 	"__ne__":     "!=",
 	"__slice__":  ":",
+	"__lshift__": "<<",
+	"__rshift__": ">>",
 	"__import__": "import",
 }
 
@@ -63,7 +65,25 @@ func operatorBuiltins() starlark.StringDict {
 	} {
 		d[name] = starlark.NewBuiltin(name, comparison(op))
 	}
+	d["__lshift__"] = starlark.NewBuiltin("__lshift__", shift(syntax.LTLT))
+	d["__rshift__"] = starlark.NewBuiltin("__rshift__", shift(syntax.GTGT))
 	return d
+}
+
+// shift is << or >>: offered to the operands first (Starlark's int shift
+// rejects an array on the right before the array could answer), then
+// Starlark's own.
+func shift(op syntax.Token) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		x, y, err := binaryOperands(b, args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		if v, err := offerBinary(op, x, y); v != nil || err != nil {
+			return v, err
+		}
+		return starlark.Binary(op, x, y)
+	}
 }
 
 func binaryOperands(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (x, y starlark.Value, err error) {

@@ -31,8 +31,12 @@ func builtinPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	}
 	for _, a := range arrays {
 		if !a.Traced() {
-			// A computation that failed raises its error here, where its
-			// result is read, rather than printing in its place.
+			// A computation that failed, or an array donated away, raises
+			// its error here, where it is read, rather than printing in its
+			// place.
+			if err := a.live(); err != nil {
+				return nil, err
+			}
 			if _, err := a.buffer(); err != nil {
 				return nil, err
 			}

@@ -156,6 +156,9 @@ func stopGradient(c *jstarlark.Composer, x *jstarlark.Array) *jstarlark.Array {
 // reduceMax is jnp.max(x, axes, where=mask, keepdims): masked-out elements
 // count as the dtype's lowest value.
 func reduceMax(c *jstarlark.Composer, x *jstarlark.Array, axes []int, mask starlark.Value, keepdims bool) *jstarlark.Array {
+	if !c.OK(x) {
+		return nil
+	}
 	if mask != starlark.None {
 		low := lowest(c, x)
 		if !c.OK(low) {
@@ -188,6 +191,9 @@ func lowest(c *jstarlark.Composer, x *jstarlark.Array) *jstarlark.Array {
 // reduceSum is jnp.sum(x, axes, where=mask, keepdims) of a floating x:
 // float16 and bfloat16 sum in float32 and round once, as JAX does.
 func reduceSum(c *jstarlark.Composer, x *jstarlark.Array, axes []int, mask starlark.Value, keepdims bool) *jstarlark.Array {
+	if !c.OK(x) { // an earlier step failed: x is nil, not an array to mask
+		return nil
+	}
 	if mask != starlark.None {
 		x = c.Take(numpy.Where(mask, x, starlark.MakeInt(0)))
 	}
@@ -246,7 +252,7 @@ func softmaxBuiltin(fn string, logarithm bool) jstarlark.BuiltinFunc {
 			unnormalized := c.Ufunc1(jstarlark.UnaryUfunc("exp"), shifted)
 			result = c.Ufunc2(numpy.TrueDivide, unnormalized, reduceSum(c, unnormalized, axes, mask, true))
 		}
-		if mask != starlark.None {
+		if mask != starlark.None && c.OK(result) {
 			fill := starlark.Value(starlark.MakeInt(0))
 			if logarithm {
 				fill = starlark.Float(math.Inf(-1))

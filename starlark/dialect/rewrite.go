@@ -11,6 +11,8 @@ var comparisonBuiltins = map[syntax.Token]string{
 	syntax.GE: "__ge__", syntax.EQL: "__eq__", syntax.NEQ: "__ne__",
 }
 
+var shiftBuiltins = map[syntax.Token]string{syntax.LTLT: "__lshift__", syntax.GTGT: "__rshift__"}
+
 // rewriteFile applies rewriteExpr to every expression of f. It is the
 // step from ParsePlain's tree to Parse's, kept apart from parsing so that
 // plain Starlark can be checked against upstream's tree before it.
@@ -27,6 +29,9 @@ func rewriteFile(f *syntax.File) {
 //	a < b (<= > >= == !=)   __lt__(a, b) (__le__ ...): arrays compare elementwise
 //	a % b                   __mod__(a, b): Python's printf formatting for a string a
 //	s.format(args)          __str_format__(s, args): Python's str.format for a string s
+//	a << b, a >> b          __lshift__(a, b), __rshift__(a, b): an int on the left
+//	                        offers the shift to an array on the right, which
+//	                        Starlark's int shift refuses outright
 //
 // `in`, `not in` and `%=` are left alone (`x %= y` would have to evaluate
 // its target twice).
@@ -39,6 +44,9 @@ func rewriteExpr(x syntax.Expr) syntax.Expr {
 		}
 		if x.Op == syntax.PERCENT {
 			return hiddenCall("__mod__", x.OpPos, x.X, x.Y)
+		}
+		if name, ok := shiftBuiltins[x.Op]; ok {
+			return hiddenCall(name, x.OpPos, x.X, x.Y)
 		}
 	case *syntax.CallExpr:
 		if dot, ok := x.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "format" {

@@ -53,7 +53,9 @@ func sortKernel(e *trace.Eqn, in, out []*Buffer) error {
 		for l := lo; l < hi; l++ {
 			ln := sortLine{base: (l/s.inner)*s.n*s.inner + l%s.inner, stride: s.inner, n: s.n}
 			if lone {
-				w.sortValues(in[0], out[0], ln)
+				if ln.n < sortParallelLine || !w.sortValues32(in[0], out[0], ln) {
+					w.sortValues(in[0], out[0], ln)
+				}
 				continue
 			}
 			w.perm = sortScratch(&w.perm, s.n)
@@ -82,6 +84,7 @@ func (l sortLine) at(i int) int { return l.base + i*l.stride }
 type sortWork struct {
 	perm   []int32
 	packed []uint64    // key<<32 | payload, and as much again for radix passes
+	keys   []uint32    // keys alone (sortValues32), likewise
 	wide   []sortEntry // likewise for 64-bit keys
 }
 
@@ -117,17 +120,22 @@ func (w *sortWork) sortValues(x, out *Buffer, ln sortLine) {
 	}
 }
 
+// packValues and unpackValues split long lines across the pool.
 func packValues[E uint8 | uint16 | uint32](e []uint64, key func(int) uint64, x []E, ln sortLine) {
-	for i := range ln.n {
-		j := ln.at(i)
-		e[i] = key(j)<<32 | uint64(x[j])
-	}
+	pool.parallelFor(ln.n, sortParallelLine/4, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			j := ln.at(i)
+			e[i] = key(j)<<32 | uint64(x[j])
+		}
+	})
 }
 
 func unpackValues[E uint8 | uint16 | uint32](out []E, e []uint64, ln sortLine) {
-	for i, v := range e[:ln.n] {
-		out[ln.at(i)] = E(v)
-	}
+	pool.parallelFor(ln.n, sortParallelLine/4, func(lo, hi int) {
+		for i, v := range e[lo:hi] {
+			out[ln.at(lo+i)] = E(v)
+		}
+	})
 }
 
 // sortPerm stably sorts w.perm by x's keys: element perm[i] of the line
@@ -242,6 +250,9 @@ func floatKey[K uint16 | uint32 | uint64](bits, top K) K {
 // byte from the lowest, skipping bytes every key shares.
 func sortPacked(e []uint64, n, keyBytes int) []uint64 {
 	src, dst := e[:n], e[n:2*n]
+	if n >= sortParallelLine && pool.size > 1 {
+		return sortPackedParallel(src, dst, keyBytes)
+	}
 	if n <= sortShortLine {
 		for i := 1; i < n; i++ {
 			v := src[i]
@@ -276,6 +287,70 @@ func sortPacked(e []uint64, n, keyBytes int) []uint64 {
 			dst[c[d]] = v
 			c[d]++
 		}
+		src, dst = dst, src
+	}
+	return src
+}
+
+// sortParallelLine is the shortest line whose radix passes are split
+// across the pool.
+const sortParallelLine = 1 << 16
+
+// sortPackedParallel is sortPacked's radix sort with each pass split
+// across the pool: the line is cut into parts, each part counts its own
+// digits, and the offsets are laid out digit by digit and, within a digit,
+// part by part, so every part scatters its elements to their places
+// independently and the order of equal keys is kept.
+func sortPackedParallel(src, dst []uint64, keyBytes int) []uint64 {
+	n, parts := len(src), 4*pool.size
+	bound := func(p int) int { return p * n / parts }
+	// Which key bytes vary: bits where some key differs from the first.
+	varies := make([]uint32, parts)
+	first := uint32(src[0] >> 32)
+	pool.parallelFor(parts, 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			var d uint32
+			for _, v := range src[bound(p):bound(p+1)] {
+				d |= uint32(v>>32) ^ first
+			}
+			varies[p] = d
+		}
+	})
+	var diff uint32
+	for _, d := range varies {
+		diff |= d
+	}
+	counts := make([][256]int, parts)
+	for b := range keyBytes {
+		if uint8(diff>>(8*b)) == 0 {
+			continue
+		}
+		shift := 32 + 8*b
+		pool.parallelFor(parts, 1, func(lo, hi int) {
+			for p := lo; p < hi; p++ {
+				c := &counts[p]
+				clear(c[:])
+				for _, v := range src[bound(p):bound(p+1)] {
+					c[uint8(v>>shift)]++
+				}
+			}
+		})
+		sum := 0
+		for d := range 256 {
+			for p := range counts {
+				counts[p][d], sum = sum, sum+counts[p][d]
+			}
+		}
+		pool.parallelFor(parts, 1, func(lo, hi int) {
+			for p := lo; p < hi; p++ {
+				c := &counts[p]
+				for _, v := range src[bound(p):bound(p+1)] {
+					d := uint8(v >> shift)
+					dst[c[d]] = v
+					c[d]++
+				}
+			}
+		})
 		src, dst = dst, src
 	}
 	return src

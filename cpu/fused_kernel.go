@@ -43,6 +43,9 @@ func compileLoop(k *jit.Kernel) (fusedRunner, error) {
 	if size == 0 {
 		return emptyKernel{}, nil
 	}
+	if r, ok := loneTranspose(k); ok {
+		return r, nil
+	}
 	c, err := newFusedCompiler(k)
 	if err != nil {
 		return nil, err
@@ -160,4 +163,26 @@ func (c *fusedCompiler) assemble(keep []int, minBlock int, stores []storeInstr) 
 		p.body = append(p.body, e.instr)
 	}
 	return p
+}
+
+// A transposeRunner is a loop kernel that only transposes its input: it
+// runs the cache-tiled transpose kernel, where the block machine would
+// load the input element by element at permuted indices.
+type transposeRunner struct{ eqn *trace.Eqn }
+
+func loneTranspose(k *jit.Kernel) (fusedRunner, bool) {
+	if len(k.Eqns) != 1 || len(k.In) != 1 || len(k.Out) != 1 {
+		return nil, false
+	}
+	e := k.Eqns[0]
+	if e.Prim.Name != "transpose" || len(e.Out) != 1 || e.Out[0] != k.Out[0] || e.In[0] != trace.Atom(k.In[0]) {
+		return nil, false
+	}
+	return transposeRunner{e}, true
+}
+
+func (t transposeRunner) run(in, out []*Buffer) {
+	if err := transposeKernel(t.eqn, in, out); err != nil {
+		panic("cpu: fused transpose: " + err.Error())
+	}
 }

@@ -142,6 +142,9 @@ func gatherKernel(e *trace.Eqn, in, out []*Buffer) error {
 	}
 	ws := newWindowStarts(opShape, sizes, dn.StartIndexMap, dn.OperandBatchingDims, dn.StartIndicesBatchingDims,
 		indices.Shape(), mode != trace.GatherFillOrDrop)
+	if gatherScalars(y, operand, indices, sizes, ws, gatherFill(y, e.Params["fill_value"])) {
+		return nil
+	}
 	starts := ws.compute(indices, batchCount(indices.Shape()))
 
 	// Output dimension d walks either a window dimension of the operand

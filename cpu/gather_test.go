@@ -272,3 +272,19 @@ func TestGatherAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+// Single-element windows take gatherScalars' direct path: int64 indices,
+// 8-byte elements, a start in the first of two dimensions (the second
+// starts at 0), and a batch of indices with two dimensions.
+func TestGatherScalarWindows(t *testing.T) {
+	m := bufferOf(t, trace.Float64, []int{4, 3}, 0.0, 1.0, 2.0, 10.0, 11.0, 12.0, 20.0, 21.0, 22.0, 30.0, 31.0, 32.0)
+	dn := trace.GatherDimensionNumbers{OffsetDims: []int{2}, CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}}
+	idx := bufferOf(t, trace.Int64, []int{2, 2, 1}, 3, -1, 1, 4)
+	y := applyOneResult(t, "gather", gatherParams(dn, []int{1, 1}, trace.GatherFillOrDrop, nil), m, idx)
+	if !y.Shape().Equal(trace.Shape{2, 2, 1}) {
+		t.Fatalf("shape %v", y.Shape())
+	}
+	checkElements(t, "fill", y, 30.0, math.NaN(), 10.0, math.NaN())
+	y = applyOneResult(t, "gather", gatherParams(dn, []int{1, 1}, trace.GatherClip, nil), m, idx)
+	checkElements(t, "clip", y, 30.0, 0.0, 10.0, 30.0)
+}

@@ -240,7 +240,25 @@ type numElem interface {
 // expands at a time: small enough to stay in L1 next to the other runs.
 const broadcastPiece = 4 << 10
 
-var broadcastScratch = sync.Pool{New: func() any { return new([]uint64) }}
+var broadcastScratch = sync.Pool{New: func() any { return new(broadcastState) }}
+
+// broadcastState is withBroadcast's scratch: expanded pieces of the
+// length-one operands (8-byte words, so any dtype aligns) and the run
+// lists it hands the body.
+type broadcastState struct {
+	words             []uint64
+	filled, pin, pout [][]byte
+}
+
+// runs returns (*list)[:n], cleared, growing it when short.
+func (*broadcastState) runs(list *[][]byte, n int) [][]byte {
+	if cap(*list) < n {
+		*list = make([][]byte, n)
+	}
+	r := (*list)[:n]
+	clear(r)
+	return r
+}
 
 // withBroadcast lets body, which needs every run to have the same length,
 // accept length-one input runs: it fills a scratch piece with each such
@@ -266,14 +284,17 @@ func withBroadcast(body blockOp, inSizes, outSizes []int) blockOp {
 			return
 		}
 		piece := max(1, broadcastPiece/maxSize)
-		buf := broadcastScratch.Get().(*[]uint64)
-		defer broadcastScratch.Put(buf)
+		sc := broadcastScratch.Get().(*broadcastState)
+		defer broadcastScratch.Put(sc)
 		words := scalars * broadcastPiece / 8
-		if len(*buf) < words {
-			*buf = make([]uint64, words)
+		if len(sc.words) < words {
+			sc.words = make([]uint64, words)
 		}
-		scratch := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*buf))), len(*buf)*8)
-		filled := make([][]byte, len(in)) // the expanded operands, nil for full runs
+		scratch := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(sc.words))), len(sc.words)*8)
+		// The operand lists come with the scratch: a small eager op should
+		// not allocate here.
+		filled := sc.runs(&sc.filled, len(in)) // the expanded operands, nil for full runs
+		pin, pout := sc.runs(&sc.pin, len(in)), sc.runs(&sc.pout, len(out))
 		next := 0
 		for i, r := range in {
 			if len(r) == n*inSizes[i] {
@@ -284,8 +305,6 @@ func withBroadcast(body blockOp, inSizes, outSizes []int) blockOp {
 			fillRepeat(f, r)
 			filled[i] = f
 		}
-		pin := make([][]byte, len(in))
-		pout := make([][]byte, len(out))
 		for lo := 0; lo < n; lo += piece {
 			hi := min(n, lo+piece)
 			for i, r := range in {

@@ -72,23 +72,19 @@ func treeLeaves(fn string, v starlark.Value) ([]*Array, *TreeDef, error) {
 	return out, tree, nil
 }
 
-// id_tap(tap_func, arg, *, result=None, tap_with_device=False, name=None, **kwargs)
+// id_tap(tap_func, arg, *, result=None, tap_with_device=False, **kwargs)
 //
-// name is the callback's stable name in exported artifacts (default: the
-// function's name), the key deserialize(callbacks=) binds it by.
+// Exported artifacts store the tap under the function's name: name=, like
+// every other keyword argument, goes to tap_func (SPEC §5).
 func builtinIDTap(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	own, rest := splitKwargs(kwargs, "result", "tap_with_device", "name")
+	own, rest := splitKwargs(kwargs, "result", "tap_with_device")
 	var fn starlark.Callable
 	var arg, result starlark.Value
 	withDevice := false
-	name := ""
-	if err := starlark.UnpackArgs(b.Name(), args, own, "tap_func", &fn, "arg", &arg, "result?", &result, "tap_with_device?", &withDevice, "name?", &name); err != nil {
+	if err := starlark.UnpackArgs(b.Name(), args, own, "tap_func", &fn, "arg", &arg, "result?", &result, "tap_with_device?", &withDevice); err != nil {
 		return nil, err
 	}
-	if name == "" {
-		name = fn.Name()
-	}
-	cb := &hostCallback{fn: fn, name: name, kind: "id_tap", kwargs: rest, withDevice: withDevice}
+	cb := &hostCallback{fn: fn, name: fn.Name(), kind: "id_tap", kwargs: rest, withDevice: withDevice}
 	return tap(thread, b.Name(), cb, arg, result)
 }
 

@@ -211,7 +211,7 @@ func checkCallbackNames(e *export.Exported) error {
 						fn = x.print.stream
 					}
 					if prev, ok := fns[name]; ok && prev != fn && err == nil {
-						err = fmt.Errorf("export(%s): two different host callbacks are named %s; deserialize binds callbacks by name, so give them distinct names with name=",
+						err = fmt.Errorf("export(%s): two different host callbacks are named %s; deserialize binds callbacks by name, so give them distinct names (call's name=, or named functions)",
 							e.FunName, name)
 					}
 					fns[name] = fn

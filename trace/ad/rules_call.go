@@ -379,6 +379,20 @@ func Runnable(j *trace.Jaxpr) error {
 		if e.Prim.Name == "custom_lin" {
 			return &Error{Pos: e.Pos, Prim: e.Prim.Name, Err: ErrJVPOfCustomVJP}
 		}
+		for _, v := range e.Params {
+			var subs []*trace.Jaxpr
+			switch x := v.(type) {
+			case *trace.Jaxpr:
+				subs = []*trace.Jaxpr{x}
+			case []*trace.Jaxpr:
+				subs = x
+			}
+			for _, sub := range subs {
+				if err := Runnable(sub); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	return nil
 }

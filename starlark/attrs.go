@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
 
@@ -13,6 +14,8 @@ import (
 var arrayMethodsFromJnp = []string{
 	"reshape", "transpose", "squeeze", "ravel", "sum", "prod", "mean", "max", "min",
 	"argmax", "argmin", "all", "any", "cumsum", "clip", "round", "conj", "conjugate",
+	"std", "var", "sort", "argsort", "take", "dot", "swapaxes", "cumprod", "diagonal",
+	"trace", "repeat", "nonzero", "searchsorted", "compress", "choose", "argpartition",
 }
 
 var arrayOwnMethods = map[string]func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error){
@@ -60,6 +63,42 @@ var arrayOwnMethods = map[string]func(a *Array, b *starlark.Builtin, args starla
 	"flatten": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		return callJnp("ravel", a, args, kwargs)
 	},
+	"copy": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+			return nil, err
+		}
+		// A new buffer, as JAX's copy: it outlives a donation of a.
+		return Bind1("copy", nil, a)
+	},
+	"view": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var dtype starlark.Value = starlark.None
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "dtype?", &dtype); err != nil {
+			return nil, err
+		}
+		return viewAs(a, dtype)
+	},
+	"to_device": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var device, stream starlark.Value
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "device", &device, "stream?", &stream); err != nil {
+			return nil, err
+		}
+		dev, ok, err := deviceArg("to_device", device)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || a.Traced() {
+			return a, nil
+		}
+		return moveArray(a, dev)
+	},
+	"copy_to_host_async": func(a *Array, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+			return nil, err
+		}
+		// Host memory is where results already are; this is a no-op, as
+		// JAX's is once the copy has happened.
+		return starlark.None, nil
+	},
 }
 
 // arrayMethods is where the array methods that mirror a jnp function find
@@ -72,6 +111,40 @@ var arrayMethods starlark.HasAttrs
 // package installs the methods of its Array. Without it those methods
 // report that they are not available.
 func SetArrayMethods(m starlark.HasAttrs) { arrayMethods = m }
+
+// jnpHas reports whether jnp has the function a method mirrors: a method
+// exists exactly when its function does.
+func jnpHas(name string) bool {
+	if arrayMethods == nil {
+		return false
+	}
+	f, _ := arrayMethods.Attr(name)
+	_, ok := f.(*starlark.Builtin)
+	return ok
+}
+
+// viewAs is x.view(dtype): the same bits read as dtype, which must have
+// the same item size (JAX's view also allows other sizes along the last
+// axis; that is not supported yet).
+func viewAs(a *Array, dtype starlark.Value) (starlark.Value, error) {
+	if dtype == starlark.None {
+		return a, nil
+	}
+	dt, ok, err := DTypeArg("view", dtype)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || dt == a.DType() {
+		return a, nil
+	}
+	if dt.Size() != a.DType().Size() {
+		return nil, fmt.Errorf("view: changing the item size (%s to %s) is not supported yet", a.DType().Name(), dt.Name())
+	}
+	if a.DType() == trace.Bool || dt == trace.Bool {
+		return nil, fmt.Errorf("view: bool arrays cannot be viewed as %s", dt.Name())
+	}
+	return Bind1("bitcast_convert_type", trace.Params{"new_dtype": dt}, a)
+}
 
 // callJnp calls the jnp function name with a prepended to the arguments.
 // jnp functions do not use their thread, so methods and attributes (which
@@ -103,6 +176,15 @@ func (a *Array) Attr(name string) (starlark.Value, error) {
 		return starlark.MakeInt(a.NDim()), nil
 	case "size":
 		return starlark.MakeInt(a.Size()), nil
+	case "itemsize":
+		return starlark.MakeInt(a.DType().Size()), nil
+	case "nbytes":
+		return starlark.MakeInt(a.Size() * a.DType().Size()), nil
+	case "mT":
+		if a.NDim() < 2 {
+			return nil, fmt.Errorf("mT: array must have at least 2 dimensions, got %s", a.aval.LongString())
+		}
+		return callJnp("swapaxes", a, starlark.Tuple{starlark.MakeInt(-1), starlark.MakeInt(-2)}, nil)
 	case "device":
 		return Device{a.Device()}, nil
 	case "T":
@@ -118,7 +200,7 @@ func (a *Array) Attr(name string) (starlark.Value, error) {
 		}), nil
 	}
 	for _, m := range arrayMethodsFromJnp {
-		if m == name {
+		if m == name && jnpHas(name) {
 			return starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 				if (name == "reshape" || name == "transpose") && len(args) > 1 {
 					args = starlark.Tuple{args} // x.reshape(2, 3) as x.reshape((2, 3)); x.transpose(1, 0) likewise
@@ -131,11 +213,15 @@ func (a *Array) Attr(name string) (starlark.Value, error) {
 }
 
 func (a *Array) AttrNames() []string {
-	names := []string{"shape", "dtype", "ndim", "size", "device", "T", "at", "real", "imag"}
+	names := []string{"shape", "dtype", "ndim", "size", "device", "T", "mT", "at", "real", "imag", "itemsize", "nbytes"}
 	for m := range arrayOwnMethods {
 		names = append(names, m)
 	}
-	names = append(names, arrayMethodsFromJnp...)
+	for _, m := range arrayMethodsFromJnp {
+		if jnpHas(m) {
+			names = append(names, m)
+		}
+	}
 	sort.Strings(names)
 	return names
 }

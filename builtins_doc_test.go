@@ -26,6 +26,8 @@ var libraryDirs = map[string]string{
 	"random":    "lib/random",
 	"tree_util": "lib/tree",
 	"scipy":     "lib/scipy",
+	"image":     "lib/image",
+	"plot":      "lib/plot",
 }
 
 // memberTable returns the member table of a library package's doc comment:

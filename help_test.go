@@ -21,7 +21,7 @@ func TestHelp(t *testing.T) {
 		"help(random)":                          {"module random:\n", "| `normal(key, shape=(), dtype=float32)` | standard normal |\n"},
 		"import jax.numpy as np\nhelp(np.mean)": {"jnp.mean\n"},
 		"help(jnp.float32)":                     {"dtype('float32'): a value of type dtype\n"},
-		"help()":                                {"help(obj)", "namespaces     jnp, lax, nn, random, scipy, tree_util"},
+		"help()":                                {"help(obj)", "namespaces     image, jnp, lax, nn, plot, random, scipy, tree_util"},
 	}
 	for code, wants := range cases {
 		var out bytes.Buffer

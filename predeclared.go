@@ -5,9 +5,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jaxsh/jaxsh/lib/image"
 	"github.com/jaxsh/jaxsh/lib/lax"
 	"github.com/jaxsh/jaxsh/lib/nn"
 	"github.com/jaxsh/jaxsh/lib/numpy"
+	"github.com/jaxsh/jaxsh/lib/plot"
 	"github.com/jaxsh/jaxsh/lib/random"
 	"github.com/jaxsh/jaxsh/lib/scipy"
 	"github.com/jaxsh/jaxsh/lib/tree"
@@ -25,6 +27,8 @@ var namespaces = map[string]*starlarkstruct.Module{
 	"random":    random.Module,
 	"tree_util": tree.Module,
 	"scipy":     scipy.Module,
+	"image":     image.Module,
+	"plot":      plot.Module,
 }
 
 // NamespaceNames lists the names of the library namespaces Options.Namespaces

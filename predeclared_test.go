@@ -33,7 +33,7 @@ func TestOptionsNamespacesChooseWhatScriptsSee(t *testing.T) {
 
 	bad := jaxsh.New(jaxsh.Options{Stdout: &out, Namespaces: []string{"jnp", "sympy"}})
 	_, err = bad.RunString(context.Background(), "x.star", "x = 1\n", nil)
-	if err == nil || err.Error() != `unknown namespace "sympy" (known: jnp, lax, nn, random, scipy, tree_util)` {
+	if err == nil || err.Error() != `unknown namespace "sympy" (known: image, jnp, lax, nn, plot, random, scipy, tree_util)` {
 		t.Errorf("unknown namespace: got %v", err)
 	}
 }

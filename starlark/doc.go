@@ -61,6 +61,14 @@
 //	FlattenTree, TreeDef, TreeKind pytrees (TreeLeaf, TreeNone, TreeTuple, TreeList, TreeDict)
 //	Vmap, Vmapped                  vmap of a callable (vmap.go), what jnp.vectorize builds on
 //
+// Files and host values (files.go, embed.go): what library code that
+// reads or writes files, or needs elements on the host, goes through.
+//
+//	ReadFile, WriteFile            a file through the thread's file policy (FilesOf)
+//	NewArrayFromHost               an array from host bytes in jit's layout
+//	Array.Float64s, Array.HostBytes
+//	                               a concrete array's elements on the host
+//
 // Positioned errors: a builtin returns an ordinary Go error and the
 // interpreter puts the script position on it; Describe, DescribeAll,
 // DescribeArrays and ShortRepr are how messages show operands, and

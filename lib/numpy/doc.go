@@ -34,4 +34,6 @@
 //	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace` |
 //	| jnp.linalg (batched over leading axes; float32 and float64, complex not yet) | `jnp.linalg.inv jnp.linalg.solve jnp.linalg.det jnp.linalg.slogdet jnp.linalg.cholesky jnp.linalg.qr jnp.linalg.svd jnp.linalg.svdvals jnp.linalg.eigh jnp.linalg.eigvalsh jnp.linalg.eig jnp.linalg.eigvals jnp.linalg.lstsq jnp.linalg.pinv jnp.linalg.matrix_power jnp.linalg.matrix_rank jnp.linalg.norm jnp.linalg.matrix_norm jnp.linalg.vector_norm jnp.linalg.cond jnp.linalg.multi_dot jnp.linalg.cross jnp.linalg.outer jnp.linalg.tensorinv jnp.linalg.tensorsolve jnp.linalg.trace jnp.linalg.diagonal jnp.linalg.matmul jnp.linalg.matrix_transpose jnp.linalg.vecdot` |
 //	| function transformations | `vectorize` |
+//	| files (through the file policy) | `save load savez savez_compressed loadtxt savetxt` |
+//	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace`; `jnp.linalg.norm` |
 package numpy

@@ -1,6 +1,3 @@
-// Package plot draws line, scatter, histogram and image plots as PNG or SVG
-// files with gonum.org/v1/plot (DESIGN decision 8: a well-kept plotting
-// library rather than hand-drawn pixels).
 package plot
 
 import (

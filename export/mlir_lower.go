@@ -110,6 +110,9 @@ func (w *mlirWriter) eqn(e *trace.Eqn, in []value, tokens map[string]value) ([]v
 	if dir, ok := comparisons[name]; ok {
 		return one(w.op1("stablehlo.compare", broadcastAll(), compareAttrs(dir, inAval(0).DType), outType(0)))
 	}
+	if e.Prim.Has(trace.Identity) { // stop_gradient: only autodiff sees it
+		return in, nil
+	}
 	switch name {
 	case "copy":
 		return one(in[0])

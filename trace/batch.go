@@ -151,9 +151,6 @@ func shiftAxis(a, bdim int) int {
 // plusOne adds one to each axis (the batch axis went first).
 func plusOne(axes []int) []int { return shiftAxes(axes, 0) }
 
-// frontDims repeats 0 (batch axis first) n times.
-func frontDims(n int) []int { return make([]int, n) }
-
 // withBatch prepends the batch size to a shape.
 func withBatch(bt Batcher, s Shape) []int { return append([]int{bt.Size()}, s...) }
 

@@ -77,14 +77,28 @@ func assemble(t *testing.T, ptx string) {
 	if err := os.WriteFile(src, []byte(ptx), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, arch := range ptxasArchs {
-		out, err := exec.Command(path, "--gpu-name", arch, "--warn-on-spills", "-o", filepath.Join(dir, arch+".cubin"), src).CombinedOutput()
-		msg := strings.TrimSpace(string(out))
-		switch {
-		case err != nil:
-			t.Errorf("ptxas --gpu-name %s rejects the module: %v\n%s\n%s", arch, err, msg, numbered(ptx))
-		case msg != "":
-			t.Errorf("ptxas --gpu-name %s warns about the module:\n%s\n%s", arch, msg, numbered(ptx))
+	// The architectures are assembled at once: ptxas is the slow part of
+	// the coverage sweep.
+	msgs := make([]string, len(ptxasArchs))
+	var wg sync.WaitGroup
+	for i, arch := range ptxasArchs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := exec.Command(path, "--gpu-name", arch, "--warn-on-spills", "-o", filepath.Join(dir, arch+".cubin"), src).CombinedOutput()
+			msg := strings.TrimSpace(string(out))
+			switch {
+			case err != nil:
+				msgs[i] = fmt.Sprintf("ptxas --gpu-name %s rejects the module: %v\n%s", arch, err, msg)
+			case msg != "":
+				msgs[i] = fmt.Sprintf("ptxas --gpu-name %s warns about the module:\n%s", arch, msg)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, m := range msgs {
+		if m != "" {
+			t.Errorf("%s\n%s", m, numbered(ptx))
 		}
 	}
 }

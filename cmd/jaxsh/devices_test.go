@@ -67,8 +67,8 @@ print(f(x).device, f(x).tolist())
 			stdout: "cpu:0\n"},
 		{name: "device_put and jit", args: []string{"--cpu-devices", "2", "-c", roundTrip},
 			stdout: "cpu:1 cpu:0 True cpu:1\ncpu:1 [1.0, 1.25, 1.5, 1.75]\n"},
-		{name: "REPL", stdin: "jnp.zeros(1).device\n", args: []string{"--cpu-devices", "3", "--device", "cpu:2"},
-			stdout: "cpu:2\n"},
+		{name: "REPL", stdin: "jnp.zeros(1).device\nprint(jnp.zeros(1).device)\n", args: []string{"--cpu-devices", "3", "--device", "cpu:2"},
+			stdout: "CpuDevice(id=2)\ncpu:2\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runJaxshProcess(t, tc.env, tc.stdin, tc.args...)

@@ -35,4 +35,13 @@
 //	| `atan2 nextafter bitwise_and bitwise_or bitwise_xor shift_left shift_right_arithmetic shift_right_logical` | more binary operations, one primitive each |
 //	| `slice_in_dim index_in_dim dynamic_slice_in_dim dynamic_index_in_dim dynamic_update_slice_in_dim dynamic_update_index_in_dim` | the slicing operations along one axis (composed.star) |
 //	| `broadcasted_iota(dtype, shape, dimension)` | an iota along one dimension of shape |
+//	| `sort(operand, dimension=-1, is_stable=True, num_keys=1)` | sort one array, or a tuple of arrays by its first `num_keys` (lexicographically) |
+//	| `sort_key_val(keys, values, dimension=-1, is_stable=True)` | sort values by keys |
+//	| `top_k(operand, k)` | the `k` largest along the last axis, largest first, and their indices; equal values lowest index first |
+//	| `cumsum cumprod cummax cummin` | `(operand, axis=0, reverse=False)`: running reductions, one primitive each |
+//	| `cumlogsumexp(operand, axis=0, reverse=False)` | running `log(sum(exp(x)))` (composed.star) |
+//	| `associative_scan(fn, elems, reverse=False, axis=0)` | all prefix combinations under an associative `fn`, by the parallel prefix scan: O(log n) levels (composed.star) |
+//	| `clamp(min, x, max)` | `x` limited to `[min, max]`; `min`, `max` scalars or of `x`'s shape |
+//	| `bitcast_convert_type(operand, new_dtype)` | the same bits as another dtype (a narrower one adds a trailing axis) |
+//	| `Precision` | `DEFAULT`, `HIGH`, `HIGHEST`: for `precision=` of `dot_general` and jnp's `dot`, `matmul`, `einsum` |
 package lax

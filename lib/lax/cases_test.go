@@ -1,0 +1,14 @@
+package lax_test
+
+import (
+	"testing"
+
+	"github.com/jaxsh/jaxsh/internal/casetest"
+)
+
+// TestAgainstNumPy checks top_k, the cumulative reductions,
+// associative_scan, sort, clamp and bitcast_convert_type against NumPy's
+// values (testdata/gen_lax.py), eagerly and under jit.
+func TestAgainstNumPy(t *testing.T) {
+	casetest.Run(t, "testdata/lax_cases.json")
+}

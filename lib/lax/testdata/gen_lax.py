@@ -1,0 +1,84 @@
+# Writes lax_cases.json: expressions over lax's sorting, cumulative and scan
+# functions with the values NumPy/SciPy give for them. Run once with
+# python3 (NumPy, SciPy); the tests never need Python.
+#   /usr/bin/python3 gen_lax.py
+# Each case: [jaxsh expression, value, flags] as lib/numpy's gen_composed.py.
+import json
+import numpy as np
+from scipy.special import logsumexp
+
+X = "jnp.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0])"
+x = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0])
+M = "jnp.array([[1.5, -2.0, 0.25, 7.0], [3.0, 0.5, -1.0, 0.5], [0.0, 2.0, 2.0, -3.0]])"
+m = np.array([[1.5, -2.0, 0.25, 7.0], [3.0, 0.5, -1.0, 0.5], [0.0, 2.0, 2.0, -3.0]])
+I = "jnp.array([[4, 1, 4, 2, 4], [0, 7, 7, 1, 3]])"
+i = np.array([[4, 1, 4, 2, 4], [0, 7, 7, 1, 3]])
+
+def top_k(a, k):
+    # largest first; equal values lowest index first (a stable sort of -a)
+    idx = np.argsort(-a, axis=-1, kind="stable")[..., :k]
+    return [np.take_along_axis(a, idx, -1), idx]
+
+def cumlse(a, axis=0, reverse=False):
+    a = np.flip(a, axis) if reverse else a
+    out = np.stack([logsumexp(np.take(a, range(j + 1), axis=axis), axis=axis) for j in range(a.shape[axis])], axis)
+    return np.flip(out, axis) if reverse else out
+
+def rev(a, axis): return np.flip(a, axis)
+
+cases = [
+    ("lax.top_k(%s, 3)" % X, top_k(x, 3)),
+    ("lax.top_k(%s, 2)" % M, top_k(m, 2)),
+    ("lax.top_k(%s, 3)" % I, top_k(i, 3)),
+    ("lax.top_k(%s, 0)" % X, top_k(x, 0)),
+    ("lax.cumsum(%s)" % X, np.cumsum(x)),
+    ("lax.cumsum(%s, axis=1, reverse=True)" % M, rev(np.cumsum(rev(m, 1), 1), 1)),
+    ("lax.cumprod(%s, axis=0)" % M, np.cumprod(m, 0)),
+    ("lax.cummax(%s)" % X, np.maximum.accumulate(x)),
+    ("lax.cummax(%s, axis=1, reverse=True)" % I, rev(np.maximum.accumulate(rev(i, 1), 1), 1)),
+    ("lax.cummin(%s, axis=-1)" % M, np.minimum.accumulate(m, -1)),
+    ("lax.cumlogsumexp(%s)" % X, cumlse(x)),
+    ("lax.cumlogsumexp(%s, axis=1, reverse=True)" % M, cumlse(m, 1, True)),
+    ("lax.cumlogsumexp(jnp.array([-1000.0, 0.0, 1000.0, -jnp.inf]))", cumlse(np.array([-1000.0, 0.0, 1000.0, -np.inf]))),
+    ("lax.associative_scan(lax.add, %s)" % X, np.cumsum(x)),
+    ("lax.associative_scan(lax.mul, %s, axis=1)" % M, np.cumprod(m, 1)),
+    ("lax.associative_scan(lax.max, %s, reverse=True)" % X, rev(np.maximum.accumulate(rev(x, 0)), 0)),
+    ("lax.associative_scan(lambda a, b: (lax.add(a[0], b[0]), lax.min(a[1], b[1])), (%s, %s))" % (M, M), [np.cumsum(m, 0), np.minimum.accumulate(m, 0)]),
+    # x_t = a_t * x_{t-1} + b_t as the scan of affine maps (a, b)
+    ("lax.associative_scan(lambda p, q: (lax.mul(q[0], p[0]), lax.add(lax.mul(q[0], p[1]), q[1])), (jnp.array([0.5, 2.0, 1.0, 0.25, 3.0]), jnp.array([1.0, -1.0, 2.0, 4.0, 0.5])))[1]",
+     (lambda a, b: np.array([sum(b[s] * np.prod(a[s + 1:t + 1]) for s in range(t + 1)) for t in range(5)]))(np.array([0.5, 2.0, 1.0, 0.25, 3.0]), np.array([1.0, -1.0, 2.0, 4.0, 0.5]))),
+    ("lax.associative_scan(lax.bitwise_or, jnp.array([False, False, True, False, False]))", np.logical_or.accumulate([False, False, True, False, False])),
+    ("lax.sort(%s)" % M, np.sort(m, -1)),
+    ("lax.sort(%s, dimension=0)" % I, np.sort(i, 0)),
+    ("lax.sort((%s, jnp.array([[1.5, -2.0, 0.25, 7.0, 9.0], [3.0, 0.5, -1.0, 0.5, 10.0]])), num_keys=1)" % I,
+     (lambda k, v: [np.take_along_axis(k, np.argsort(k, -1, kind="stable"), -1), np.take_along_axis(v, np.argsort(k, -1, kind="stable"), -1)])(i, np.array([[1.5, -2.0, 0.25, 7.0, 9.0], [3.0, 0.5, -1.0, 0.5, 10.0]]))),
+    ("lax.sort((jnp.array([2, 1, 2, 1, 0]), jnp.array([4.0, 3.0, 2.0, 5.0, 1.0])), num_keys=2)", [[0, 1, 1, 2, 2], [1.0, 3.0, 5.0, 2.0, 4.0]]),
+    ("lax.sort_key_val(jnp.array([3, 1, 2]), jnp.array([30.0, 10.0, 20.0]))", [[1, 2, 3], [10.0, 20.0, 30.0]]),
+    ("lax.clamp(0.0, %s, 1.0)" % M, np.clip(m, 0.0, 1.0)),
+    ("lax.clamp(jnp.zeros((3, 4)), %s, jnp.full((3, 4), 2.0))" % M, np.clip(m, 0.0, 2.0)),
+    ("lax.clamp(2, %s, 5)" % I, np.clip(i, 2, 5)),
+    ("lax.bitcast_convert_type(jnp.array([1.0, -2.0, 0.5]), jnp.int32)", np.array([1.0, -2.0, 0.5], np.float32).view(np.int32)),
+    ("lax.bitcast_convert_type(jnp.array([1065353216, -1073741824]), jnp.float32)", np.array([1065353216, -1073741824], np.int32).view(np.float32)),
+    ("jnp.dot(%s, %s.T, precision=lax.Precision.HIGHEST)" % (M, M), m @ m.T),
+    ("jnp.matmul(%s, %s.T, precision=(lax.Precision.HIGH, lax.Precision.DEFAULT))" % (M, M), m @ m.T),
+    ("jnp.einsum('ij,kj->ik', %s, %s, precision=lax.Precision.HIGHEST)" % (M, M), m @ m.T),
+]
+
+def enc(v):
+    if isinstance(v, (list, tuple)):
+        return [enc(e) for e in v]
+    if isinstance(v, np.ndarray):
+        return enc(v.tolist())
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        if np.isnan(v): return "nan"
+        if np.isinf(v): return "inf" if v > 0 else "-inf"
+        return v
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.bool_,)):
+        return bool(v)
+    return v
+
+with open("lax_cases.json", "w") as f:
+    f.write("[\n" + ",\n".join(json.dumps([c[0], enc(c[1])] + list(c[2:])) for c in cases) + "\n]\n")

@@ -22,6 +22,15 @@ type lineSource interface {
 	readLine(continued bool, indent string) (string, error)
 }
 
+// A pasteSource is a lineSource that can tell a paste from typing.
+type pasteSource interface {
+	lineSource
+	// inputArriving reports whether more input is already there, or
+	// arrives within a moment (pasteGrace): the rest of a paste, rather
+	// than keys a person has yet to type.
+	inputArriving() bool
+}
+
 // errPromptInterrupt is Ctrl-C typed at a prompt: the partial chunk is
 // dropped and a new prompt shown.
 var errPromptInterrupt = errors.New("interrupted at the prompt")
@@ -88,19 +97,8 @@ func (c *chunkReader) readline() ([]byte, error) {
 			if c.eof {
 				return []byte{}, nil
 			}
-			text, err := c.src.readLine(len(c.fed) > 0, nextIndent(c.fed))
-			switch {
-			case err == errPromptInterrupt:
-				c.interrupted = true
-				c.pending = nil
+			if err := c.fill(); err != nil {
 				return nil, err
-			case err != nil:
-				c.eof = true
-				continue
-			}
-			c.pending = strings.SplitAfter(text, "\n")
-			if c.pending[len(c.pending)-1] == "" {
-				c.pending = c.pending[:len(c.pending)-1]
 			}
 			continue
 		}
@@ -114,6 +112,16 @@ func (c *chunkReader) readline() ([]byte, error) {
 			}
 			c.skipBody = false
 		}
+		if len(c.fed) > 0 && c.quote == "" && strings.TrimSpace(line) == "" {
+			goesOn, err := c.bodyGoesOn()
+			if err != nil {
+				return nil, err
+			}
+			if goesOn {
+				c.typed = append(c.typed, line)
+				continue
+			}
+		}
 		c.typed = append(c.typed, line)
 		if len(c.fed) > 0 && c.quote == "" && isCommentLine(line) {
 			continue
@@ -121,6 +129,51 @@ func (c *chunkReader) readline() ([]byte, error) {
 		c.fed = append(c.fed, line)
 		c.quote = quoteAfter(c.quote, line)
 		return []byte(line), nil
+	}
+}
+
+// fill reads the next line (or lines) from src into pending. Its error is
+// errPromptInterrupt, after which the chunk is abandoned; at the end of
+// input it sets eof instead.
+func (c *chunkReader) fill() error {
+	text, err := c.src.readLine(len(c.fed) > 0, nextIndent(c.fed))
+	switch {
+	case err == errPromptInterrupt:
+		c.interrupted = true
+		c.pending = nil
+		return err
+	case err != nil:
+		c.eof = true
+		return nil
+	}
+	c.pending = append(c.pending, strings.SplitAfter(text, "\n")...)
+	if c.pending[len(c.pending)-1] == "" {
+		c.pending = c.pending[:len(c.pending)-1]
+	}
+	return nil
+}
+
+// bodyGoesOn decides about a blank line just taken from an open block:
+// whether the block's body goes on after it, as in a pasted definition
+// with blank lines between its statements. It does when the next line that
+// is not blank, among the lines already read (a recalled history entry) or
+// in input that is already arriving (a paste, see pasteSource), is
+// indented. Otherwise, as when the blank line was typed by hand, or for
+// piped input, the blank line ends the block.
+func (c *chunkReader) bodyGoesOn() (bool, error) {
+	for i := 0; ; {
+		for ; i < len(c.pending); i++ {
+			if line := c.pending[i]; strings.TrimSpace(line) != "" {
+				return line[0] == ' ' || line[0] == '\t', nil
+			}
+		}
+		paste, ok := c.src.(pasteSource)
+		if !ok || c.eof || !paste.inputArriving() {
+			return false, nil
+		}
+		if err := c.fill(); err != nil {
+			return false, err
+		}
 	}
 }
 

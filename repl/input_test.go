@@ -234,3 +234,50 @@ func newTestSession(t *testing.T) *jstarlark.Session {
 	}
 	return jstarlark.NewSession(io.Discard, ns)
 }
+
+// pastingSource is a scriptedSource whose reads arrive as one paste, except
+// where a pause (a person typing) separates them.
+type pastingSource struct{ scriptedSource }
+
+type pause struct{}
+
+func (p *pastingSource) readLine(continued bool, indent string) (string, error) {
+	for len(p.reads) > 0 && p.reads[0] == (pause{}) {
+		p.reads = p.reads[1:]
+	}
+	return p.scriptedSource.readLine(continued, indent)
+}
+
+func (p *pastingSource) inputArriving() bool {
+	return len(p.reads) > 0 && p.reads[0] != (pause{})
+}
+
+func TestPastedBlankLinesInsideABlock(t *testing.T) {
+	src := &pastingSource{scriptedSource{reads: []any{
+		// Blank lines followed by more of the body, in the same paste.
+		"def f(x):", "    y = x", "", "", "    return y", "",
+		// An unindented line after the blank line starts the next chunk.
+		"if True:", "    z = 1", "", "print(z)",
+		// Typed: the blank line ends the block before the next line comes.
+		"def g():", "    a = 1", "", pause{}, "    return a",
+	}}}
+	r := newTestSession(t).NewREPL()
+	c := &chunkReader{src: src}
+	var entries []string
+	for !c.eof {
+		c.begin()
+		f, err := r.Parse(c.readline)
+		if c.eof && c.empty() {
+			break
+		}
+		entry := c.end(f)
+		if err != nil {
+			entry = "!" + entry
+		}
+		entries = append(entries, entry)
+	}
+	want := []string{"def f(x):⏎    y = x⏎⏎⏎    return y", "if True:⏎    z = 1", "print(z)", "def g():⏎    a = 1", "!    return a"}
+	if !slices.Equal(entries, want) {
+		t.Errorf("entries:\n%q\nwant:\n%q", entries, want)
+	}
+}

@@ -19,13 +19,17 @@ const (
 // terminalSource reads lines from a terminal through chzyer/readline: line
 // editing, prompts, history (Up, Down, Ctrl-R) and Tab completion.
 type terminalSource struct {
-	rl *readline.Instance
+	rl    *readline.Instance
+	input *pasteInput
 }
+
+var _ pasteSource = (*terminalSource)(nil)
 
 // newTerminalSource starts line editing on the terminal tty. historyFile may
 // be "" (no history); output is where prompts and the edited line go.
 func newTerminalSource(tty *os.File, output io.Writer, historyFile string, complete completer) (*terminalSource, error) {
 	raw := &rawMode{fd: int(tty.Fd())}
+	input := &pasteInput{in: readline.NewCancelableStdin(tty), fd: int(tty.Fd())}
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:      prompt,
 		HistoryFile: historyFile,
@@ -34,7 +38,7 @@ func newTerminalSource(tty *os.File, output io.Writer, historyFile string, compl
 		DisableAutoSaveHistory: true,
 		AutoComplete:           complete,
 		EOFPrompt:              "\n", // Ctrl-D: just end the line, as Python does
-		Stdin:                  readline.NewCancelableStdin(tty),
+		Stdin:                  input,
 		Stdout:                 output,
 		FuncIsTerminal:         func() bool { return true },
 		// readline's own raw mode acts on file descriptor 0; tty may be
@@ -45,7 +49,7 @@ func newTerminalSource(tty *os.File, output io.Writer, historyFile string, compl
 	if err != nil {
 		return nil, err
 	}
-	return &terminalSource{rl: rl}, nil
+	return &terminalSource{rl: rl, input: input}, nil
 }
 
 func (t *terminalSource) readLine(continued bool, indent string) (string, error) {
@@ -53,6 +57,9 @@ func (t *terminalSource) readLine(continued bool, indent string) (string, error)
 		t.rl.SetPrompt(continuationPrompt)
 	} else {
 		t.rl.SetPrompt(prompt)
+	}
+	if indent != "" && t.input.pastedLineWaiting(0) {
+		indent = "" // a pasted line brings its own indentation
 	}
 	line, err := t.rl.ReadlineWithDefault(indent)
 	switch {
@@ -63,6 +70,8 @@ func (t *terminalSource) readLine(continued bool, indent string) (string, error)
 	}
 	return decodeEntry(line), nil
 }
+
+func (t *terminalSource) inputArriving() bool { return t.input.pastedLineWaiting(pasteGrace) }
 
 // saveHistory adds a chunk's entry to the history and its file. An error
 // writing the file is not worth interrupting the session for.

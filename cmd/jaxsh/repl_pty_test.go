@@ -269,7 +269,9 @@ func TestREPLOnATerminal(t *testing.T) {
 	term.send("this line is dropped" + ctrlC)
 	term.expect("^C")
 	term.expect(prompt)
-	term.send("def g(n):\rreturn n + 100\r\r")
+	term.send("def g(n):\r")
+	term.expect(continuationPrompt)
+	term.send("return n + 100\r\r")
 	term.prompted("g(1)", "101")
 	term.exit()
 
@@ -341,5 +343,44 @@ func TestPipedREPLInterrupt(t *testing.T) {
 	}
 	if len(rest) != 0 || stderr.String() != "KeyboardInterrupt\n" {
 		t.Errorf("after the interrupt: stdout %q, stderr %q", rest, stderr.String())
+	}
+}
+
+// A pasted block runs as Python's REPL runs it: a blank line followed, in
+// the same paste, by an indented line does not end the definition; an
+// unindented line after it, or right after the body, starts the next
+// statement once the whole definition has run. A blank line typed by hand
+// ends the block at once. Ctrl-D at the prompt leaves on a new line.
+func TestREPLPaste(t *testing.T) {
+	term := startREPL(t, t.TempDir())
+	term.expect(prompt)
+	term.send("def f(x):\r    y = x + 1\r\r\r    # a comment\r    return y * 100\r\rprint(f(3))\r" +
+		"def h():\r    return 3 * 3\rprint(h())\r")
+	term.expect("\r\n400\r\n")
+	term.expect("\r\n9\r\n")
+	term.expect(prompt)
+
+	// By hand: the blank line after the body ends the block at once, with
+	// no more keys typed.
+	term.send("def k():\r")
+	term.expect(continuationPrompt)
+	term.send("return 5\r")
+	term.expect(continuationPrompt)
+	term.send("\r")
+	term.expect(prompt)
+	term.prompted("k() + f(0)", "105")
+
+	term.send("\x04")
+	select {
+	case err := <-term.exited:
+		if err != nil {
+			t.Fatalf("jaxsh exited with %v", err)
+		}
+	case <-time.After(expectTimeout):
+		t.Fatalf("jaxsh did not exit on Ctrl-D; output:\n%q", term.unmatched())
+	}
+	<-term.closed
+	if rest := term.unmatched(); !strings.Contains(rest, "\n") {
+		t.Errorf("after Ctrl-D the output is %q, with no newline", rest)
 	}
 }

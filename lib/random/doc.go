@@ -16,4 +16,9 @@
 //	| `bernoulli(key, p=0.5, shape=None)` | booleans |
 //	| `permutation(key, x)` | a shuffled `arange(x)` or a shuffled copy of `x` |
 //	| `categorical(key, logits, axis=-1, shape=None)` | samples from unnormalised log-probabilities |
+//	| `exponential laplace logistic cauchy maxwell` | `(key, shape=(), dtype=float32)`: standard samples, JAX's closed-form transforms of uniform and normal draws (distributions.star) |
+//	| `rademacher(key, shape=(), dtype=int32)` | -1 or 1 with equal probability |
+//	| `truncated_normal(key, lower, upper, shape=None, dtype=float32)` | normal samples within `(lower, upper)` |
+//	| `pareto(key, b, shape=None, dtype=float32)`, `weibull_min(key, scale, concentration, shape=(), dtype=float32)` | by the inverse CDF |
+//	| `double_sided_maxwell(key, loc, scale, shape=(), dtype=float32)` | Maxwell samples with random signs, scaled and shifted |
 package random

@@ -293,10 +293,11 @@ func (in *Interpreter) withTimeout(ctx context.Context) (context.Context, contex
 // Starlark code at its next step, its waits and computations at once.
 func watch(ctx context.Context, thread *starlark.Thread) (stop func()) {
 	done := make(chan struct{})
+	interrupt := jstarlark.Interrupter(thread)
 	go func() {
 		select {
 		case <-ctx.Done():
-			jstarlark.Interrupt(thread, context.Cause(ctx))
+			interrupt(context.Cause(ctx))
 		case <-done:
 		}
 	}()

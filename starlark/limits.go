@@ -75,12 +75,17 @@ func UseContext(th *starlark.Thread, ctx context.Context) (restore func()) {
 	return stateOf(th).useContext(ctx)
 }
 
-// Interrupt cancels th's current context with cause, from any goroutine:
-// its waits end and the computations it dispatched stop; Starlark code
-// running on it stops at its next step.
-func Interrupt(th *starlark.Thread, cause error) {
-	th.Cancel(cause.Error())
-	stateOf(th).interrupt(cause)
+// Interrupter returns a function that, from any goroutine, cancels th's
+// current context with cause: its waits end and the computations it
+// dispatched stop; Starlark code running on it stops at its next step.
+// Call Interrupter itself on the goroutine that runs th (it reads th's
+// locals, which only that goroutine may touch).
+func Interrupter(th *starlark.Thread) func(cause error) {
+	st := stateOf(th)
+	return func(cause error) {
+		th.Cancel(cause.Error())
+		st.interrupt(cause)
+	}
 }
 
 // Running reports how many computations th dispatched that have not ended,

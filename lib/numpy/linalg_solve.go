@@ -412,6 +412,9 @@ func condBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, k
 		n2 := c.jnpLinalg("norm", ai, starlark.Tuple{p, axes})
 		r = c.Binary("mul", n1, n2)
 	}
+	if !c.OK(r) { // a step failed (a bad p): its error, not a nil result
+		return c.Done(r)
+	}
 	// A NaN from a singular matrix (not from NaN entries) is infinity.
 	nanIn := c.Prim("reduce_or", trace.Params{"axes": []int{a.NDim() - 2, a.NDim() - 1}}, c.Binary("ne", a, a))
 	isNaN := c.Binary("ne", r, r)

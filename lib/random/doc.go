@@ -21,4 +21,5 @@
 //	| `truncated_normal(key, lower, upper, shape=None, dtype=float32)` | normal samples within `(lower, upper)` |
 //	| `pareto(key, b, shape=None, dtype=float32)`, `weibull_min(key, scale, concentration, shape=(), dtype=float32)` | by the inverse CDF |
 //	| `double_sided_maxwell(key, loc, scale, shape=(), dtype=float32)` | Maxwell samples with random signs, scaled and shifted |
+//	| `choice(key, a, shape=(), replace=True, p=None, axis=0, mode=None)` | draws from `arange(a)` or along an axis of `a`; with `p`, by the inverse CDF (with replacement) or the Gumbel top-k trick (without) |
 package random

@@ -168,3 +168,30 @@ func TestCallBadDevice(t *testing.T) {
 		t.Errorf("NewArray with Device cpu:99: %v, want a default device error", err)
 	}
 }
+
+// A jitted function called from a script and from Go goes through one
+// compile cache (jit.Function): the same signature compiles once.
+func TestScriptAndGoCallsShareTheCompileCache(t *testing.T) {
+	ctx := context.Background()
+	var stderr bytes.Buffer
+	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, Stderr: &stderr, LogCompiles: true})
+	g, err := interp.RunString(ctx, "f.star", "f = jit(lambda x: x * 2.0)\ny = f(jnp.ones(3))\n", nil)
+	if err != nil {
+		t.Fatal(jaxsh.FormatError(err))
+	}
+	x, err := jaxsh.NewArray(interp, []float32{1, 2, 3}, []int{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := interp.Call(ctx, g["f"], x)
+	if err != nil {
+		t.Fatal(jaxsh.FormatError(err))
+	}
+	got, _, err := jaxsh.ToSlice[float32](v)
+	if err != nil || !slicesEqual(got, []float32{2, 4, 6}) {
+		t.Fatalf("f(x) from Go = %v, %v", got, err)
+	}
+	if n := strings.Count(stderr.String(), "jaxsh: compiling"); n != 1 {
+		t.Errorf("compiled %d times, want once:\n%s", n, stderr.String())
+	}
+}

@@ -62,7 +62,7 @@ func (a *Array) Device() jit.Device {
 		return a.tr.ts.Device
 	}
 	if a.fut != nil {
-		return a.fut.dev
+		return a.fut.fut.Device()
 	}
 	return a.buf.Device()
 }

@@ -2,7 +2,6 @@ package starlark
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -12,12 +11,13 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// Asynchronous dispatch (SPEC §5). A jitted call hands its program to the
-// effects runtime and returns arrays at once; each result array holds the
-// pending program until something reads it. Reading (printing, tolist,
-// item, a host conversion, block_until_ready, an eager op) waits through
-// the reading thread's mailbox, so the thread runs the callbacks its
-// programs post while it waits (DESIGN decision 4).
+// Asynchronous reads (SPEC §5). A jitted call hands its program to jit's
+// dispatch (jit.Dispatch, jit.Compiled.Call) for its thread, a jit.Caller,
+// and returns arrays at once; each result array holds the pending program
+// (a jit.Future) until something reads it. Reading (printing, tolist, item,
+// a host conversion, block_until_ready, an eager op) waits through the
+// reading thread's mailbox, so the thread runs the callbacks its programs
+// post while it waits (DESIGN decision 4).
 //
 // Every Starlark thread has an effects.Context: its runtime tokens, its
 // mailbox and its tap failures. Programs are ordered per thread, as the
@@ -31,8 +31,8 @@ type threadState struct {
 	ctx *effects.Context
 
 	mu       sync.Mutex
-	unread   []*pending // failed programs with effects whose results nobody read
-	draining bool       // the thread is running posted callbacks (no nested drain)
+	unread   []*jit.Future // failed programs with effects whose results nobody read
+	draining bool          // the thread is running posted callbacks (no nested drain)
 	// cancel cancels the context the thread's waits and programs use now
 	// (see useContext); nil until an entry point sets one.
 	cancel context.CancelCauseFunc
@@ -96,12 +96,10 @@ func (st *threadState) interrupt(cause error) {
 	}
 }
 
-// A pending is one dispatched program's results: outs is written by the
-// program before done is set, and read only after.
+// A pending is one dispatched program's results (a jit.Future) and the
+// thread that dispatched it.
 type pending struct {
-	done *effects.Event
-	outs []jit.Buffer
-	dev  jit.Device
+	fut *jit.Future
 	// th dispatched the program: its mailbox runs the program's callbacks.
 	// st is th's state, kept here so a reader need not look it up in th's
 	// locals (which only th's goroutine may touch).
@@ -109,16 +107,73 @@ type pending struct {
 	st *threadState
 	// hostOps is set when the program may post callbacks to th.
 	hostOps bool
-	// read is set once someone has waited for the results: a failure that
-	// was read is not raised again by the next barrier.
-	read atomic.Bool
+}
+
+// threadCaller is a Starlark thread as the jit package's Caller: programs
+// dispatched for it are ordered by its runtime tokens, their host
+// operations run through its mailbox and print to its stdout, and their
+// unread failures wait for its next barrier.
+type threadCaller struct {
+	th *starlark.Thread
+	st *threadState
+}
+
+var _ jit.Caller = threadCaller{}
+
+// callerOf is th as a jit.Caller.
+func callerOf(th *starlark.Thread) threadCaller { return threadCaller{th: th, st: stateOf(th)} }
+
+func (c threadCaller) Effects() *effects.Context { return c.st.ctx }
+
+// NewHost makes the Host of a dispatched program: the thread's own, for
+// host ops; for a program without them, one that stops it when the
+// thread's cancellation at dispatch is cancelled and charges its arrays to
+// the thread's budget.
+func (c threadCaller) NewHost(dev jit.Device, hostOps bool) func(prog *effects.Program) jit.Host {
+	if !hostOps {
+		budget := c.st.budget
+		return func(prog *effects.Program) jit.Host { return jit.WithLimits(jit.NoHost, prog, budget) }
+	}
+	stdout := stdoutOf(c.th) // read on the thread's goroutine, at dispatch
+	return func(prog *effects.Program) jit.Host {
+		return &programHost{thread: c.th, st: c.st, prog: prog, dev: dev, stdout: stdout}
+	}
+}
+
+func (c threadCaller) Unread(f *jit.Future) {
+	c.st.mu.Lock()
+	c.st.unread = append(c.st.unread, f)
+	c.st.mu.Unlock()
+}
+
+// pendingOf is the pending results of f, a program dispatched for c.
+func (c threadCaller) pendingOf(f *jit.Future, hostOps bool) *pending {
+	return &pending{fut: f, th: c.th, st: c.st, hostOps: hostOps}
+}
+
+// operandsOf is the arrays as operands of a dispatched program.
+func operandsOf(arrays []*Array) []jit.Operand {
+	ops := make([]jit.Operand, len(arrays))
+	for i, a := range arrays {
+		ops[i] = a.operand()
+	}
+	return ops
+}
+
+// operand is the array as an operand of a dispatched program.
+func (a *Array) operand() jit.Operand {
+	if a.fut != nil {
+		return jit.Operand{Fut: a.fut.fut, Index: a.futIndex}
+	}
+	return jit.Operand{Buf: a.buf}
 }
 
 // wait blocks until the program is done, running the waiting thread's
 // callbacks meanwhile, and returns its error.
 func (p *pending) wait() error {
+	done := p.fut.Event()
 	select {
-	case <-p.done.Done():
+	case <-done.Done():
 	default:
 		// The reader is the dispatching thread (a program's results are
 		// read by the thread that made them, in all but contrived cases:
@@ -131,26 +186,26 @@ func (p *pending) wait() error {
 			// While tracing, callbacks must not run (their array ops would be
 			// staged into the trace): run them with the trace suspended.
 			var err error
-			suspendTrace(th, func() { err = st.ctx.Await(p.done) })
+			suspendTrace(th, func() { err = st.ctx.Await(done) })
 			if effects.IsCancelled(err) {
 				return err // the read is cancelled; the program stops too
 			}
 		} else if !p.hostOps {
-			p.done.Wait() // nothing for the thread to run meanwhile
+			done.Wait() // nothing for the thread to run meanwhile
 		} else {
 			// A Go caller reading a result after the thread returned: it
 			// stands in for the thread, running the callbacks the program
 			// may still need (one reader per thread at a time, as SPEC §8
 			// asks of embedders).
 			if _, err := runThread(th, func() (struct{}, error) {
-				return struct{}{}, st.ctx.Await(p.done)
+				return struct{}{}, st.ctx.Await(done)
 			}); effects.IsCancelled(err) {
 				return err
 			}
 		}
 	}
-	p.read.Store(true)
-	return p.done.Err()
+	p.fut.MarkRead()
+	return done.Err()
 }
 
 // suspendTrace runs fn with no trace current on th.
@@ -175,21 +230,16 @@ func (a *Array) buffer() (jit.Buffer, error) {
 	if err := a.fut.wait(); err != nil {
 		return nil, err
 	}
-	return a.fut.outs[a.futIndex], nil
+	return a.fut.fut.Output(a.futIndex)
 }
 
 // readyEvent is the event an operation on the array must wait for, or nil
 // when the array is already computed.
 func (a *Array) readyEvent() *effects.Event {
-	if a.fut == nil {
+	if a.fut == nil || a.fut.fut.Ready() {
 		return nil
 	}
-	select {
-	case <-a.fut.done.Done():
-		return nil
-	default:
-		return a.fut.done
-	}
+	return a.fut.fut.Event()
 }
 
 // readyBuffer is buffer for an array whose readyEvent is done (inside the
@@ -198,141 +248,16 @@ func (a *Array) readyBuffer() (jit.Buffer, error) {
 	if a.fut == nil {
 		return a.buf, nil
 	}
-	if err := a.fut.done.Err(); err != nil {
-		return nil, err
-	}
-	return a.fut.outs[a.futIndex], nil
-}
-
-// queueKind is the pseudo effect kind that keeps a thread's programs on
-// one device in dispatch order: the device's queue. Programs on different
-// devices run concurrently; a callback's own dispatches are ordered within
-// it (effects.Tokens), so a callback that runs a computation on the device
-// its program occupies does not wait behind that program.
-func queueKind(dev jit.Device) string { return "queue " + dev.String() }
-
-// effectKinds lists the runtime token kinds a program with these effects
-// waits on: one per ordered effect kind, plus its device's queue.
-func effectKinds(dev jit.Device, es trace.Effects) []string {
-	kinds := []string{queueKind(dev)}
-	for _, e := range es.Ordered() {
-		kinds = append(kinds, e.Kind)
-	}
-	return kinds
+	return a.fut.fut.Output(a.futIndex)
 }
 
 // dispatch runs a program asynchronously on dev for thread th once every
-// input array is computed, and returns the pending results. run executes
-// it (on the program's goroutine, the inputs ready) with the Host its host
-// ops use. A program with effects that fails and is never read is raised
-// by the thread's next barrier.
+// input array is computed (jit.Dispatch), and returns the pending results.
+// run executes it with the inputs' buffers and the Host its host ops use.
 func dispatch(th *starlark.Thread, dev jit.Device, effs trace.Effects, inputs []*Array, name string,
-	run func(host jit.Host) ([]jit.Buffer, error)) *pending {
-	st := stateOf(th)
-	var deps []*effects.Event
-	for _, a := range inputs {
-		if ev := a.readyEvent(); ev != nil {
-			deps = append(deps, ev)
-		}
-	}
-	p := &pending{dev: dev, th: th, st: st, hostOps: len(effs) > 0}
-	stdout := stdoutOf(th)
-	p.done = st.ctx.Dispatch(dev.String(), effectKinds(dev, effs), deps, func(prog *effects.Program) error {
-		for _, a := range inputs {
-			if a.fut != nil {
-				if err := a.fut.done.Err(); err != nil {
-					return err
-				}
-			}
-		}
-		// The program stops when the thread's cancellation at dispatch
-		// is cancelled, and charges its arrays to the thread's budget.
-		var host jit.Host
-		if len(effs) > 0 {
-			host = &programHost{thread: th, st: st, prog: prog, dev: dev, stdout: stdout}
-		} else {
-			host = jit.WithLimits(jit.NoHost, prog, st.budget)
-		}
-		outs, err := run(host)
-		if err != nil {
-			if name != "" {
-				err = fmt.Errorf("%s: %w", name, err)
-			}
-			if len(effs) > 0 {
-				st.mu.Lock()
-				st.unread = append(st.unread, p)
-				st.mu.Unlock()
-			}
-			return err
-		}
-		p.outs = outs
-		return nil
-	})
-	return p
-}
-
-// quickBytes bounds the memory a program may touch (arguments, results,
-// temporaries) to run on the calling goroutine.
-const quickBytes = 64 << 10
-
-// quickProgram reports a program small enough that running it on the
-// calling goroutine costs less than handing it to a worker and waking the
-// caller for its result: no host ops (a callback would wait for the thread
-// that runs it), no loops (their trip counts are unknown), and at most
-// quickBytes of memory, which a few microseconds cover.
-func quickProgram(j *trace.Jaxpr, p *jit.Program) bool {
-	if len(j.Effects) > 0 {
-		return false
-	}
-	for _, k := range p.Kernels {
-		if k.Control != nil {
-			return false
-		}
-	}
-	m := p.MemoryAnalysis()
-	return m.ArgumentSizeInBytes+m.OutputSizeInBytes+m.TempSizeInBytes <= quickBytes
-}
-
-// completedOK is the completion of every program that ran at once and
-// succeeded: events are immutable once set, so one serves them all.
-var completedOK = effects.Completed(nil)
-
-// dispatchMaybeNow is dispatch, except that a quick program whose inputs
-// are computed and whose device queue is idle runs at once on the calling
-// goroutine: the same as a program dispatched and finished instantly, since
-// nothing could observe the difference but the time it saves (~4 us).
-func dispatchMaybeNow(th *starlark.Thread, dev jit.Device, effs trace.Effects, quick bool, inputs []*Array, name string,
-	run func(host jit.Host) ([]jit.Buffer, error)) *pending {
-	if quick {
-		for _, a := range inputs {
-			if a.readyEvent() != nil {
-				quick = false
-				break
-			}
-		}
-	}
-	st := stateOf(th)
-	if quick && len(st.ctx.Tokens.Deps([]string{queueKind(dev)})) == 0 {
-		p := &pending{dev: dev, th: th, st: st}
-		for _, a := range inputs {
-			if _, err := a.readyBuffer(); err != nil {
-				p.done = effects.Completed(err)
-				return p
-			}
-		}
-		outs, err := run(jit.NoHost)
-		p.outs = outs
-		switch {
-		case err == nil:
-			p.done = completedOK
-		case name != "":
-			p.done = effects.Completed(fmt.Errorf("%s: %w", name, err))
-		default:
-			p.done = effects.Completed(err)
-		}
-		return p
-	}
-	return dispatch(th, dev, effs, inputs, name, run)
+	run func(bufs []jit.Buffer, host jit.Host) ([]jit.Buffer, error)) *pending {
+	caller := callerOf(th)
+	return caller.pendingOf(jit.Dispatch(caller, dev, effs, operandsOf(inputs), name, run), len(effs) > 0)
 }
 
 // barrier is effects_barrier for the thread: it waits for everything the
@@ -350,10 +275,10 @@ func barrier(th *starlark.Thread) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range unread {
-		if !p.read.Load() {
-			p.read.Store(true)
-			return p.done.Err()
+	for _, f := range unread {
+		if !f.Read() {
+			f.MarkRead()
+			return f.Event().Err()
 		}
 	}
 	return nil

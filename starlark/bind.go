@@ -117,15 +117,7 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 		return BindOn(dev, p.Name, params, args...)
 	}
 	inputs := append([]*Array(nil), args...)
-	pend := dispatch(from.th, dev, nil, inputs, "", func(host jit.Host) ([]jit.Buffer, error) {
-		bufs := make([]jit.Buffer, len(inputs))
-		for i, a := range inputs {
-			b, err := a.readyBuffer()
-			if err != nil {
-				return nil, err
-			}
-			bufs[i] = b
-		}
+	pend := dispatch(from.th, dev, nil, inputs, "", func(bufs []jit.Buffer, host jit.Host) ([]jit.Buffer, error) {
 		return exe.Execute(bufs, host)
 	})
 	res := make([]*Array, len(outAvals))

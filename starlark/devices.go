@@ -219,26 +219,9 @@ func moveArray(a *Array, dev jit.Device) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf, err := moveBuffer(src, dev)
+	buf, err := jit.MoveBuffer(src, dev)
 	if err != nil {
 		return nil, err
 	}
 	return &Array{aval: a.aval, buf: buf}, nil
-}
-
-// moveBuffer copies buf to dev through host memory, the one path every
-// backend offers; a buffer already on dev is returned as it is.
-func moveBuffer(buf jit.Buffer, dev jit.Device) (jit.Buffer, error) {
-	if buf.Device() == dev {
-		return buf, nil
-	}
-	data, err := jit.ToHost(buf)
-	if err != nil {
-		return nil, err
-	}
-	out, err := jit.FromHost(dev, buf.AVal(), data)
-	if err != nil {
-		return nil, fmt.Errorf("copying %s from %s to %s: %v", buf.AVal(), buf.Device(), dev, err)
-	}
-	return out, nil
 }

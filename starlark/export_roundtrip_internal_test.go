@@ -22,7 +22,7 @@ func SetExportRoundTrip() (off func()) {
 		if err != nil {
 			return nil, err
 		}
-		key := call.sig.key() + "@" + call.dev.String()
+		key := call.sig.Key() + "@" + call.dev.String()
 		mu.Lock()
 		x := cache[j][key]
 		mu.Unlock()

@@ -6,7 +6,6 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/jaxsh/jaxsh/jit"
@@ -30,52 +29,17 @@ type Jitted struct {
 	device      jit.Device
 	inline      bool
 
-	mu    sync.Mutex
-	cache map[string]*compiledFun
-	last  *signature // the signature compiled last, to explain the next miss
-	// fast caches calls whose arguments are all concrete arrays passed
-	// positionally, by a key built without flattening (fastKey): the
-	// common call skips the pytree and signature work.
-	fast map[string]*compiledFun
+	// fn is the compile cache (jit.Function). Its fast cache holds calls
+	// whose arguments are all concrete arrays passed positionally, by a
+	// key built without flattening (fastKey): the common call skips the
+	// pytree and signature work.
+	fn *jit.Function
 }
 
 var (
 	_ starlark.Callable = (*Jitted)(nil)
 	_ starlark.HasAttrs = (*Jitted)(nil)
 )
-
-// compiledFun is one cache entry: a traced, compiled function.
-type compiledFun struct {
-	jaxpr   *trace.Jaxpr
-	program *jit.Program
-	exe     jit.Executable
-	consts  []jit.Buffer
-	outTree *TreeDef
-	dev     jit.Device
-	// donate marks the array leaves whose buffers the program may write
-	// (donate_argnums); nil when none is donated.
-	donate []bool
-	// quick marks a program that may run on the calling goroutine (see
-	// quickProgram).
-	quick bool
-	// need is what one run allocates (results and temporaries), largest
-	// its largest result, checked against the budgets at each call.
-	need    int64
-	largest trace.AVal
-}
-
-// signature is what a compiled program depends on.
-type signature struct {
-	dynamic []string // per array leaf: dtype[shape], with ~ for weak types
-	static  []string // per static argument: its type and repr, the cache key part
-	shown   []string // per static argument: how --log-compiles names it
-	tree    string
-	device  string
-}
-
-func (s *signature) key() string {
-	return strings.Join(s.dynamic, ",") + "|" + strings.Join(s.static, ",") + "|" + s.tree + "|" + s.device
-}
 
 func (j *Jitted) Name() string          { return "jit(" + j.fun.Name() + ")" }
 func (j *Jitted) String() string        { return "<jitted function " + j.fun.Name() + ">" }
@@ -102,7 +66,7 @@ func (j *Jitted) Attr(name string) (starlark.Value, error) {
 
 // jitCall is one call's arguments split into what the signature needs.
 type jitCall struct {
-	sig    *signature
+	sig    *jit.Signature
 	leaves []*Array // the dynamic array leaves, on the call's device
 	// orig are the leaves as passed (a leaf moved to the device is a
 	// copy; a number has none): the arrays a donation deletes.
@@ -130,12 +94,10 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	if exportRoundTrip != nil {
 		return exportRoundTrip(thread, j, args, kwargs)
 	}
-	var c *compiledFun
+	var c *jit.Compiled
 	var leaves []*Array
 	if ok {
-		j.mu.Lock()
-		c = j.fast[string(key)]
-		j.mu.Unlock()
+		c = j.fn.LookupFast(key)
 	}
 	orig := leaves
 	if c != nil {
@@ -153,77 +115,49 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		}
 		c, leaves, orig = cc, call.leaves, call.orig
 		if ok {
-			j.mu.Lock()
-			if j.fast == nil {
-				j.fast = map[string]*compiledFun{}
-			}
-			j.fast[string(key)] = c
-			j.mu.Unlock()
-		}
-	}
-	if c.donate != nil {
-		if err := j.checkDonation(c, leaves); err != nil {
-			return nil, err
+			j.fn.StoreFast(key, c)
 		}
 	}
 	// Which donated leaves another array may also hold: the program
 	// writes into a copy of those, so the other stays intact.
-	var copyLeaf []bool
-	for i, d := range c.donate {
+	var shared []bool
+	for i, d := range c.Donate {
 		if d && (leaves[i].shared || (orig[i] != nil && orig[i].shared)) {
-			if copyLeaf == nil {
-				copyLeaf = make([]bool, len(leaves))
+			if shared == nil {
+				shared = make([]bool, len(leaves))
 			}
-			copyLeaf[i] = true
+			shared[i] = true
 		}
 	}
-	if err := checkFits(thread, c.dev, c.need, c.largest); err != nil {
+	if err := checkFits(thread, c.Device, c.Need, c.Largest); err != nil {
 		return nil, fmt.Errorf("%s: %w", j.fun.Name(), err)
 	}
-	name := j.fun.Name()
-	exe, consts := c.exe, c.consts
-	inputs := append([]*Array(nil), leaves...)
-	p := dispatchMaybeNow(thread, c.dev, c.jaxpr.Effects, c.quick, inputs, name, func(host jit.Host) ([]jit.Buffer, error) {
-		bufs := make([]jit.Buffer, 0, len(consts)+len(inputs))
-		bufs = append(bufs, consts...)
-		for i, a := range inputs {
-			b, err := a.readyBuffer()
-			if err != nil {
-				return nil, err
-			}
-			if copyLeaf != nil && copyLeaf[i] {
-				if b, err = copyBuffer(b); err != nil {
-					return nil, err
-				}
-			}
-			bufs = append(bufs, b)
-		}
-		return exe.Execute(bufs, host)
-	})
+	p, err := j.dispatchCall(thread, c, leaves, shared)
+	if err != nil {
+		return nil, err
+	}
 	// Donated arguments are deleted at dispatch, as in JAX, whether or not
 	// the plan could write a result into them.
-	for i, d := range c.donate {
+	for i, d := range c.Donate {
 		if d && orig[i] != nil {
 			orig[i].donatedTo = j.Name()
 			leaves[i].donatedTo = j.Name()
 		}
 	}
-	outVars := c.program.Jaxpr.OutVars
+	outVars := c.Program.Jaxpr.OutVars
 	results := make([]starlark.Value, len(outVars))
 	for i, ov := range outVars {
 		r := newPendingArray(p, i, ov.Aval())
-		if i < len(c.program.OutAliases) {
-			if k := c.program.OutAliases[i] - len(consts); c.program.OutAliases[i] >= 0 {
-				// An argument or captured constant returned as it is: both
-				// arrays hold the buffer. A donated one is deleted now, and
-				// the result is the buffer's only holder.
-				if k < 0 || c.donate == nil || !c.donate[k] {
-					r.shared = true
-					if k >= 0 {
-						leaves[k].shared = true
-						if orig[k] != nil {
-							orig[k].shared = true
-						}
+		if k := c.OutAlias(i); k != -1 {
+			// An argument or captured constant returned as it is: both
+			// arrays hold the buffer. A donated one is deleted now, and
+			// the result is the buffer's only holder.
+			if k < 0 || c.Donate == nil || !c.Donate[k] {
+				r.shared = true
+				if k >= 0 {
+					leaves[k].shared = true
+					if orig[k] != nil {
+						orig[k].shared = true
 					}
 				}
 			}
@@ -235,41 +169,19 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		}
 		results[i] = r
 	}
-	return c.outTree.Unflatten(results)
+	return c.Extra.(*TreeDef).Unflatten(results)
 }
 
-// checkDonation refuses a call that donates a buffer another leaf also
-// passes: the program would write over an input it still reads.
-func (j *Jitted) checkDonation(c *compiledFun, leaves []*Array) error {
-	for i, d := range c.donate {
-		if !d {
-			continue
-		}
-		for k, a := range leaves {
-			if k != i && sameStorage(a, leaves[i]) {
-				return fmt.Errorf("jit(%s): argument leaf %d is donated and also passed as leaf %d", j.fun.Name(), i, k)
-			}
-		}
-	}
-	return nil
-}
-
-// sameStorage reports two arrays that hold the same buffer (or will: the
-// same result of one pending program).
-func sameStorage(a, b *Array) bool {
-	if a.fut != nil || b.fut != nil {
-		return a.fut == b.fut && a.futIndex == b.futIndex
-	}
-	return a.buf == b.buf
-}
-
-// copyBuffer returns a new buffer holding buf's elements, on its device.
-func copyBuffer(buf jit.Buffer) (jit.Buffer, error) {
-	data, err := jit.ToHost(buf)
+// dispatchCall runs c on the call's array leaves through jit's API, for
+// thread: donation checks, copies of shared donated buffers, dispatch
+// ordered by the thread's runtime tokens.
+func (j *Jitted) dispatchCall(thread *starlark.Thread, c *jit.Compiled, leaves []*Array, shared []bool) (*pending, error) {
+	caller := callerOf(thread)
+	f, err := c.Call(caller, operandsOf(leaves), shared)
 	if err != nil {
 		return nil, err
 	}
-	return jit.FromHost(buf.Device(), buf.AVal(), data)
+	return caller.pendingOf(f, len(c.Jaxpr.Effects) > 0), nil
 }
 
 var fastKeys = sync.Pool{New: func() any { b := make([]byte, 0, 128); return &b }}
@@ -352,65 +264,32 @@ func anyTraced(args starlark.Tuple, kwargs []starlark.Tuple) bool {
 }
 
 // prepare finds or builds the compiled function for a call.
-func (j *Jitted) prepare(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (*compiledFun, *jitCall, error) {
+func (j *Jitted) prepare(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (*jit.Compiled, *jitCall, error) {
 	call, err := j.split(args, kwargs)
 	if err != nil {
 		return nil, nil, err
 	}
-	key := call.sig.key()
-	j.mu.Lock()
-	c, ok := j.cache[key]
-	last := j.last
-	j.mu.Unlock()
-	if ok {
-		return c, call, nil
+	opts := jit.CompileOptions{Donate: call.donate, Log: logCompilesOf(thread)}
+	if dumpEnabled("ir") {
+		opts.DumpJaxpr = os.Stderr
 	}
-	if w := logCompilesOf(thread); w != nil {
-		fmt.Fprintf(w, "jaxsh: compiling %s for (%s) on %s: %s\n", j.fun.Name(),
-			strings.Join(call.sig.dynamic, ", "), call.sig.device, explainMiss(last, call.sig))
+	if dumpEnabled("passes") {
+		opts.DumpPasses = os.Stderr
 	}
-	c, err = j.traceAndCompile(thread, call)
+	if dumpEnabled("kernels") {
+		opts.DumpKernels = os.Stderr
+	}
+	c, err := j.fn.Compile(call.sig, opts, func(*jit.Signature) (*jit.Traced, error) {
+		jaxpr, outTree, err := traceFunction(thread, j.fun, call, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &jit.Traced{Jaxpr: jaxpr, Extra: outTree}, nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	j.mu.Lock()
-	if j.cache == nil {
-		j.cache = map[string]*compiledFun{}
-	}
-	j.cache[key] = c
-	j.last = call.sig
-	j.mu.Unlock()
 	return c, call, nil
-}
-
-// explainMiss says why a signature was not in the cache, compared with the
-// one compiled before it.
-func explainMiss(last, now *signature) string {
-	if last == nil {
-		return "first call"
-	}
-	var why []string
-	if last.tree != now.tree {
-		why = append(why, fmt.Sprintf("argument structure changed from %s to %s", last.tree, now.tree))
-	} else {
-		for i := range now.dynamic {
-			if i < len(last.dynamic) && last.dynamic[i] != now.dynamic[i] {
-				why = append(why, fmt.Sprintf("array argument %d changed from %s to %s", i, last.dynamic[i], now.dynamic[i]))
-			}
-		}
-	}
-	for i := range now.static {
-		if i < len(last.static) && last.static[i] != now.static[i] {
-			why = append(why, fmt.Sprintf("static %s (was %s)", now.shown[i], last.shown[i]))
-		}
-	}
-	if last.device != now.device {
-		why = append(why, fmt.Sprintf("device changed from %s to %s", last.device, now.device))
-	}
-	if len(why) == 0 {
-		return "a signature seen before this one's predecessor"
-	}
-	return strings.Join(why, "; ")
 }
 
 // split separates static from dynamic arguments, converts the dynamic
@@ -430,7 +309,7 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 	for _, n := range j.staticNames {
 		isStaticName[n] = true
 	}
-	sig := &signature{}
+	sig := &jit.Signature{}
 	var dynArgs []starlark.Value
 	var dynPos []int
 	for i, a := range args {
@@ -438,8 +317,8 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 			if _, err := a.Hash(); err != nil {
 				return nil, fmt.Errorf("jit(%s): static argument %d must be hashable, got %s", fn, i, a.Type())
 			}
-			sig.static = append(sig.static, a.Type()+":"+a.String())
-			sig.shown = append(sig.shown, fmt.Sprintf("argument %d = %s", i, a))
+			sig.Static = append(sig.Static, a.Type()+":"+a.String())
+			sig.Shown = append(sig.Shown, fmt.Sprintf("argument %d = %s", i, a))
 			continue
 		}
 		dynArgs = append(dynArgs, a)
@@ -462,8 +341,8 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 			if _, err := v.Hash(); err != nil {
 				return nil, fmt.Errorf("jit(%s): static argument %s must be hashable, got %s", fn, name, v.Type())
 			}
-			sig.static = append(sig.static, name+"="+v.Type()+":"+v.String())
-			sig.shown = append(sig.shown, fmt.Sprintf("%s = %s", name, v))
+			sig.Static = append(sig.Static, name+"="+v.Type()+":"+v.String())
+			sig.Shown = append(sig.Shown, fmt.Sprintf("%s = %s", name, v))
 			staticKw = append(staticKw, starlark.Tuple{starlark.String(name), v})
 			continue
 		}
@@ -473,7 +352,7 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 	if err != nil {
 		return nil, err
 	}
-	sig.tree = tree.String()
+	sig.Tree = tree.String()
 
 	dev := j.device
 	for _, l := range leaves {
@@ -486,7 +365,7 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 			return nil, err
 		}
 	}
-	sig.device = dev.String()
+	sig.Device = dev
 	arrays := make([]*Array, len(leaves))
 	orig := make([]*Array, len(leaves))
 	for i, l := range leaves {
@@ -496,11 +375,7 @@ func (j *Jitted) split(args starlark.Tuple, kwargs []starlark.Tuple) (*jitCall, 
 		}
 		arrays[i] = a
 		orig[i], _ = l.(*Array)
-		t := a.aval.LongString()
-		if a.aval.Weak {
-			t += "~"
-		}
-		sig.dynamic = append(sig.dynamic, t)
+		sig.Args = append(sig.Args, a.aval)
 	}
 	rebuild := func(newLeaves []starlark.Value) (starlark.Tuple, []starlark.Tuple, error) {
 		v, err := tree.Unflatten(newLeaves)
@@ -586,62 +461,6 @@ func jitLeaf(fn string, i int, v starlark.Value, dev jit.Device, placed bool) (*
 	}
 	return nil, fmt.Errorf("jit(%s): argument leaf %d of type %s is not an array or a number; "+
 		"pass it with static_argnums or static_argnames to make it part of the compiled function", fn, i, v.Type())
-}
-
-// traceAndCompile traces the function on abstract copies of the call's
-// leaves and compiles the result for the call's device.
-// shuffleSeed reads JAXSH_SHUFFLE_KERNELS: a non-zero integer makes the
-// scheduler run independent kernels in a random order drawn from that seed.
-// It is a testing aid: ordered effects must keep their order under it, since
-// their order comes from tokens, not from where kernels happen to land.
-func shuffleSeed() int64 {
-	v := os.Getenv("JAXSH_SHUFFLE_KERNELS")
-	if v == "" {
-		return 0
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return 0
-	}
-	return n
-}
-
-func (j *Jitted) traceAndCompile(thread *starlark.Thread, call *jitCall) (*compiledFun, error) {
-	jaxpr, outTree, err := traceFunction(thread, j.fun, call, nil)
-	if err != nil {
-		return nil, err
-	}
-	opts := jit.OptionsFor(call.dev)
-	opts.Donate = call.donate
-	opts.ShuffleSeed = shuffleSeed()
-	if dumpEnabled("ir") {
-		fmt.Fprintf(os.Stderr, "=== jaxpr of %s for (%s)\n%s\n", j.fun.Name(), strings.Join(call.sig.dynamic, ", "), jaxpr)
-	}
-	if dumpEnabled("passes") {
-		opts.DumpPasses = os.Stderr
-	}
-	if dumpEnabled("kernels") {
-		opts.DumpKernels = os.Stderr
-	}
-	if w := logCompilesOf(thread); w != nil {
-		opts.OnRefusedFold = func(r jit.RefusedFold) {
-			fmt.Fprintf(w, "jaxsh: %s: %s\n", j.fun.Name(), r)
-		}
-	}
-	program, exe, err := jit.CompileOnWith(call.dev, jaxpr, opts)
-	if err != nil {
-		return nil, fmt.Errorf("jit(%s): %v", j.fun.Name(), err)
-	}
-	consts := make([]jit.Buffer, len(jaxpr.Consts))
-	for i, c := range jaxpr.Consts {
-		// A captured array may live elsewhere when jit was placed with device=.
-		if consts[i], err = moveBuffer(c.(jit.Buffer), call.dev); err != nil {
-			return nil, fmt.Errorf("jit(%s): %v", j.fun.Name(), err)
-		}
-	}
-	need, largest := programNeed(program)
-	return &compiledFun{jaxpr: jaxpr, program: program, exe: exe, consts: consts, outTree: outTree, dev: call.dev, donate: call.donate,
-		quick: quickProgram(jaxpr, program), need: need, largest: largest}, nil
 }
 
 // callNested traces a jitted function called inside another trace into a

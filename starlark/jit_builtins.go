@@ -22,7 +22,7 @@ func builtinJit(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		"static_argnames?", &staticNames, "donate_argnums?", &donate, "device?", &device, "inline?", &inline); err != nil {
 		return nil, err
 	}
-	j := &Jitted{fun: fun, inline: inline}
+	j := &Jitted{fun: fun, inline: inline, fn: &jit.Function{Name: fun.Name()}}
 	var err error
 	if j.staticNums, err = intsArg("jit: static_argnums", staticNums); err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func builtinMakeJaxpr(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, err
 	}
-	j := &Jitted{fun: fun, staticNums: nums}
+	j := &Jitted{fun: fun, staticNums: nums, fn: &jit.Function{Name: fun.Name()}}
 	if f, ok := fun.(*starlark.Function); ok {
 		if err := checkStaticNums(f, nums); err != nil {
 			return nil, fmt.Errorf("make_jaxpr: %v", err)
@@ -213,7 +213,7 @@ func avalTuple(avals []trace.AVal) starlark.Tuple {
 // Lowered is Jitted.lower(*args): the traced function for one signature.
 type Lowered struct {
 	fun string
-	c   *compiledFun
+	c   *jit.Compiled
 }
 
 var _ starlark.HasAttrs = (*Lowered)(nil)
@@ -228,7 +228,7 @@ func (l *Lowered) AttrNames() []string   { return []string{"as_text", "compile"}
 func (l *Lowered) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "as_text":
-		return noArgs("as_text", func() starlark.Value { return starlark.String(l.c.jaxpr.String()) }), nil
+		return noArgs("as_text", func() starlark.Value { return starlark.String(l.c.Jaxpr.String()) }), nil
 	case "compile":
 		return noArgs("compile", func() starlark.Value { return &Compiled{fun: l.fun, c: l.c} }), nil
 	}
@@ -238,7 +238,7 @@ func (l *Lowered) Attr(name string) (starlark.Value, error) {
 // Compiled is Lowered.compile(): the kernel program for one signature.
 type Compiled struct {
 	fun string
-	c   *compiledFun
+	c   *jit.Compiled
 }
 
 var _ starlark.HasAttrs = (*Compiled)(nil)
@@ -253,7 +253,7 @@ func (c *Compiled) AttrNames() []string {
 }
 
 func (c *Compiled) Attr(name string) (starlark.Value, error) {
-	p := c.c.program
+	p := c.c.Program
 	switch name {
 	case "as_text":
 		return noArgs("as_text", func() starlark.Value { return starlark.String(p.String()) }), nil

@@ -143,18 +143,6 @@ func eagerHost() jit.Host {
 	return jit.NoHost
 }
 
-// programNeed is what one run of p allocates and its largest result.
-func programNeed(p *jit.Program) (int64, trace.AVal) {
-	m := p.MemoryAnalysis()
-	var largest trace.AVal
-	for _, v := range p.Jaxpr.OutVars {
-		if a := v.Aval(); a.Bytes() >= largest.Bytes() {
-			largest = a
-		}
-	}
-	return int64(m.OutputSizeInBytes - m.AliasSizeInBytes + m.TempSizeInBytes), largest
-}
-
 // checkFits refuses, at the call and so at its position, a program whose
 // arrays cannot fit the thread's budget or the machine even when nothing
 // else is held; the backend still charges each run for what is in use.

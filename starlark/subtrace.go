@@ -120,7 +120,7 @@ func ControlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, e
 	if err != nil {
 		return nil, err
 	}
-	program, exe, err := compileControl(d, jaxpr)
+	program, exe, err := jit.CompileCached(d, jaxpr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
@@ -132,7 +132,7 @@ func ControlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, e
 		}
 		consts[i] = b
 	}
-	p := dispatch(thread, d, jaxpr.Effects, nil, name, func(host jit.Host) ([]jit.Buffer, error) {
+	p := dispatch(thread, d, jaxpr.Effects, nil, name, func(_ []jit.Buffer, host jit.Host) ([]jit.Buffer, error) {
 		return exe.Execute(consts, host)
 	})
 	results := make([]starlark.Value, len(jaxpr.OutVars))

@@ -1,4 +1,4 @@
-package starlark
+package jit
 
 import (
 	"fmt"
@@ -7,19 +7,19 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
 )
 
-// Outside jit, each control-flow call traces its bodies again (they are
-// Starlark functions that may close over anything) but need not compile
-// again: the compiled program is cached by the jaxpr's text, the weak types
-// the text does not show, the identity of the callbacks it calls, and the
-// device. A loop in Starlark around lax.fori_loop compiles once.
+// CompileCached's cache. Outside jit, each control-flow call traces its
+// bodies again (they are Starlark functions that may close over anything)
+// but need not compile again: the compiled program is cached by the jaxpr's
+// text, the weak types the text does not show, the identity of the
+// callbacks it calls, and the device. A loop in Starlark around
+// lax.fori_loop compiles once.
 
 type controlCacheEntry struct {
-	program *jit.Program
-	exe     jit.Executable
+	program *Program
+	exe     Executable
 }
 
 var controlCache = struct {
@@ -31,9 +31,10 @@ var controlCache = struct {
 // use stay alive through their callers).
 const maxControlCache = 512
 
-// compileControl compiles a control-flow construct's jaxpr on d, or returns
-// the program compiled for the same jaxpr before.
-func compileControl(d jit.Device, j *trace.Jaxpr) (*jit.Program, jit.Executable, error) {
+// CompileCached compiles j on d, or returns the program compiled for the
+// same jaxpr before: for jaxprs traced anew at every call whose text
+// repeats (control flow outside jit).
+func CompileCached(d Device, j *trace.Jaxpr) (*Program, Executable, error) {
 	key := controlKey(d, j)
 	controlCache.Lock()
 	e, ok := controlCache.m[key]
@@ -41,9 +42,9 @@ func compileControl(d jit.Device, j *trace.Jaxpr) (*jit.Program, jit.Executable,
 	if ok {
 		return e.program, e.exe, nil
 	}
-	opts := jit.OptionsFor(d)
-	opts.ShuffleSeed = shuffleSeed()
-	program, exe, err := jit.CompileOnWith(d, j, opts)
+	opts := OptionsFor(d)
+	opts.ShuffleSeed = ShuffleSeed()
+	program, exe, err := CompileOnWith(d, j, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,7 +58,7 @@ func compileControl(d jit.Device, j *trace.Jaxpr) (*jit.Program, jit.Executable,
 }
 
 // controlKey is what a compiled program of j on d depends on.
-func controlKey(d jit.Device, j *trace.Jaxpr) string {
+func controlKey(d Device, j *trace.Jaxpr) string {
 	var b strings.Builder
 	b.WriteString(d.String())
 	b.WriteByte('|')

@@ -345,6 +345,11 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 	if len(args) != len(x.args) {
 		return nil, fmt.Errorf("cpu: program takes %d buffers, got %d", len(x.args), len(args))
 	}
+	if host == nil {
+		// A caller with no thread for callbacks: host ops fail with
+		// ErrNoHost rather than dereference nothing.
+		host = jit.NoHost
+	}
 	sc := x.getScratch()
 	defer x.putScratch(sc)
 	bufs := make([]*Buffer, len(args))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,10 +44,20 @@ func TestExamples(t *testing.T) {
 	if len(scripts) == 0 {
 		t.Fatal("no examples found")
 	}
-	for _, script := range scripts {
-		t.Run(filepath.Base(script), func(t *testing.T) {
-			flags, err := exampleFlags(script)
+	for _, source := range scripts {
+		t.Run(filepath.Base(source), func(t *testing.T) {
+			flags, err := exampleFlags(source)
 			if err != nil {
+				t.Fatal(err)
+			}
+			// Examples may write files (pictures) beside themselves: each
+			// runs from a copy in a directory of its own.
+			script := filepath.Join(t.TempDir(), filepath.Base(source))
+			src, err := os.ReadFile(source)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(script, src, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			var code int
@@ -56,10 +67,11 @@ func TestExamples(t *testing.T) {
 			} else {
 				code, stdout, stderr = runJaxshProcess(t, "", "", append(flags, script)...)
 			}
+			checkPictures(t, filepath.Dir(script))
 			if code != 0 {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 			}
-			golden := strings.TrimSuffix(script, ".star") + ".out"
+			golden := strings.TrimSuffix(source, ".star") + ".out"
 			if *update {
 				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
 					t.Fatal(err)
@@ -232,5 +244,22 @@ print(f(jnp.array([1.5, 2.5])))
 	want := "before\nx: [0 1 2]\nbetween\nx: [1.5 2.5]\n[3. 5.]\n"
 	if stdout != want || stderr != "" {
 		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr %q", stdout, want, stderr)
+	}
+}
+
+// checkPictures checks that every PNG an example wrote decodes to a
+// picture of some size, and every SVG parses as XML.
+func checkPictures(t *testing.T, dir string) {
+	t.Helper()
+	pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	for _, p := range pngs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(data))
+		if err != nil || cfg.Width == 0 || cfg.Height == 0 {
+			t.Errorf("%s: not a picture (%v)", filepath.Base(p), err)
+		}
 	}
 }

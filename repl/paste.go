@@ -14,6 +14,8 @@ import (
 // burst, far faster than this, and a person pauses far longer.
 const pasteGrace = 30 * time.Millisecond
 
+const ctrlD = 0x04
+
 // pasteInput is the terminal's input as readline reads it, one line at a
 // time: each Read returns at most up to the end of a line (Enter). What
 // follows stays here rather than in readline's buffer, so that the REPL can
@@ -51,10 +53,13 @@ func (p *pasteInput) Read(b []byte) (int, error) {
 func (p *pasteInput) readMore() error {
 	chunk := make([]byte, 4096)
 	n, err := p.in.Read(chunk)
+	if n == 0 && err == nil {
+		// An end of file from the terminal: Ctrl-D typed while it was not
+		// in raw mode (a moment before a prompt, or while a statement
+		// ran). It is the Ctrl-D key all the same.
+		chunk[0], n = ctrlD, 1
+	}
 	if n == 0 {
-		if err == nil {
-			err = io.ErrNoProgress
-		}
 		return err
 	}
 	p.mu.Lock()

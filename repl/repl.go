@@ -5,7 +5,9 @@
 // entry), Tab completion of names, module members and attributes, Ctrl-C to
 // stop the running statement or clear the line, Ctrl-D to leave. A blank
 // line ends a block (def, if, for, while, decorated defs), as in Python's
-// REPL.
+// REPL, unless a pasted block goes on after it (see chunkReader.bodyGoesOn).
+// When stderr is a terminal, a compilation or a wait longer than a second
+// shows a progress line there (see progressLine).
 //
 // When its input is not a terminal (a pipe or a file) it reads statements
 // the same way, for scripting: no prompts are written, so that stdout holds
@@ -80,15 +82,26 @@ func Run(cfg Config) error {
 		"quit": exitValue("quit"),
 	}
 	maps.Copy(globals, cfg.Globals)
+	terminalStderr := cfg.Stderr
+	var progress *progressLine
+	if isTerminal(cfg.Stderr) {
+		// Long compilations and waits show on a progress line; the
+		// statements' output erases it while it is written.
+		progress = &progressLine{term: cfg.Stderr}
+		cfg.Stdout, cfg.Stderr = progress.writer(cfg.Stdout), progress.writer(cfg.Stderr)
+	}
 	session, err := cfg.Options.NewSession(globals)
 	if err != nil {
 		return err
 	}
-	l := &loop{stderr: cfg.Stderr, repl: session.NewREPL()}
+	if progress != nil {
+		session.SetProgress(progress)
+	}
+	l := &loop{stderr: cfg.Stderr, repl: session.NewREPL(), progress: progress}
 
 	stopInterrupts := func() {}
 	if tty, ok := cfg.Stdin.(*os.File); ok && readline.IsTerminal(int(tty.Fd())) {
-		src, err := newTerminalSource(tty, cfg.Stderr, historyFile(cfg), completer{l.repl, &l.execMu})
+		src, err := newTerminalSource(tty, terminalStderr, historyFile(cfg), completer{l.repl, &l.execMu})
 		if err != nil {
 			return err
 		}
@@ -171,6 +184,7 @@ type loop struct {
 	reader   chunkReader
 	terminal *terminalSource // nil for piped input
 	execMu   sync.Mutex      // held while a statement runs (see completer)
+	progress *progressLine   // nil when stderr is not a terminal
 }
 
 // run reads and runs chunks until the input ends, and reports whether any
@@ -229,11 +243,20 @@ func (l *loop) exec(f *syntax.File) error {
 	}
 	l.execMu.Lock()
 	defer l.execMu.Unlock()
+	if l.progress != nil {
+		l.progress.startStatement()
+	}
 	return l.repl.Exec(f)
 }
 
 func (l *loop) report(msg string) {
 	fmt.Fprintln(l.stderr, strings.TrimRight(msg, "\n"))
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && readline.IsTerminal(int(f.Fd()))
 }
 
 // forwardInterrupts turns SIGINT into r.Interrupt until the returned

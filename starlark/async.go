@@ -43,6 +43,8 @@ type threadState struct {
 	// A Starlark thread runs on one goroutine at a time, so while it is
 	// running, code waiting for its programs runs there.
 	running atomic.Int32
+	// progress hears about waits for programs, or is nil (see Progress).
+	progress Progress
 }
 
 // stateOf returns the thread's effect state, making it on first use.
@@ -175,6 +177,9 @@ func (p *pending) wait() error {
 	select {
 	case <-done.Done():
 	default:
+		if p.st.progress != nil {
+			defer p.st.progress.Begin("running")()
+		}
 		// The reader is the dispatching thread (a program's results are
 		// read by the thread that made them, in all but contrived cases:
 		// globals shared between threads are complete once the script that
@@ -267,6 +272,9 @@ func dispatch(th *starlark.Thread, dev jit.Device, effs trace.Effects, inputs []
 func barrier(th *starlark.Thread) error {
 	st := stateOf(th)
 	var err error
+	if st.progress != nil {
+		defer st.progress.Begin("waiting for computations")()
+	}
 	suspendTrace(th, func() { err = st.ctx.Barrier() })
 	st.mu.Lock()
 	unread := st.unread

@@ -81,6 +81,7 @@ type Session struct {
 	stdout      io.Writer
 	predeclared starlark.StringDict
 	logCompiles io.Writer // where jit explains each compilation, or nil
+	progress    Progress  // hears about long steps, or nil
 	// defaultDevice is where the session's threads create arrays; nil: the
 	// platform's default (devices.go).
 	defaultDevice jit.Device
@@ -148,6 +149,10 @@ func (s *Session) NewThread(name string) *starlark.Thread {
 	th.SetLocal(stdoutKey, s.stdout)
 	if s.logCompiles != nil {
 		th.SetLocal(logCompilesKey, s.logCompiles)
+	}
+	if s.progress != nil {
+		th.SetLocal(progressKey, s.progress)
+		stateOf(th).progress = s.progress
 	}
 	s.setThreadDevice(th)
 	s.applyLimits(th)

@@ -279,13 +279,17 @@ func (j *Jitted) prepare(thread *starlark.Thread, args starlark.Tuple, kwargs []
 	if dumpEnabled("kernels") {
 		opts.DumpKernels = os.Stderr
 	}
+	// A cache miss traces, then compiles: one step for the progress line.
+	endStep := func() {}
 	c, err := j.fn.Compile(call.sig, opts, func(*jit.Signature) (*jit.Traced, error) {
+		endStep = beginStep(thread, "compiling "+j.fun.Name())
 		jaxpr, outTree, err := traceFunction(thread, j.fun, call, nil)
 		if err != nil {
 			return nil, err
 		}
 		return &jit.Traced{Jaxpr: jaxpr, Extra: outTree}, nil
 	})
+	endStep()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -96,6 +96,7 @@ func ControlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, e
 	if err != nil {
 		return nil, err
 	}
+	defer beginStep(thread, "compiling "+name)()
 	top := &Trace{b: trace.NewBuilder(), Thread: thread, name: name, Device: d}
 	result, err := withTrace(top, func() (starlark.Value, error) { return build(top) })
 	defer func() { top.done = true }()

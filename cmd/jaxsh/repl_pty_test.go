@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -382,5 +383,40 @@ func TestREPLPaste(t *testing.T) {
 	<-term.closed
 	if rest := term.unmatched(); !strings.Contains(rest, "\n") {
 		t.Errorf("after Ctrl-D the output is %q, with no newline", rest)
+	}
+}
+
+// slowToCompile is a function whose compilation (tracing 6,000 unrolled
+// steps) takes several seconds here, well past the progress line's second.
+const slowToCompile = "def slow(x):\n    for i in range(6000):\n        x = jnp.sin(x) @ jnp.ones((3, 3)) + i\n    return x\n\n"
+
+// A compilation longer than a second shows "compiling slow … 1.2s" on the
+// terminal, redrawn as time passes, and erased (carriage return, clear to
+// the end of the line) before the statement's output is written.
+func TestREPLProgressLine(t *testing.T) {
+	term := startREPL(t, t.TempDir())
+	term.expect(prompt)
+	term.send(strings.ReplaceAll(slowToCompile, "\n", "\r")) // pasted
+	term.prompted("slow", "<function slow")
+	term.send("print(jit(slow)(jnp.ones(3)))\r")
+	term.expect("compiling slow … 1.")
+	term.expect("[6001.305 6001.305 6001.305]")
+	term.expect(prompt)
+	term.mu.Lock()
+	out := string(term.out)
+	term.mu.Unlock()
+	// The last drawing of the line is erased, then the output follows.
+	if !regexp.MustCompile(`compiling slow … \d+\.\ds\r\x1b\[K\[6001\.305 `).MatchString(out) {
+		t.Errorf("the progress line is not erased before the output:\n%q", out)
+	}
+	term.exit()
+}
+
+// With stderr not a terminal, nothing of the progress line is written:
+// the output is what it always was.
+func TestPipedREPLHasNoProgressLine(t *testing.T) {
+	code, stdout, stderr := runJaxshProcess(t, "", slowToCompile+"print(jit(slow)(jnp.ones(3)))\n")
+	if code != 0 || stdout != "[6001.305 6001.305 6001.305]\n" || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -8,13 +8,14 @@
 // goroutines at once. NewArray makes arrays from Go slices (the dtype
 // follows the element type: Elem, with Float16 and BFloat16 for the 16-bit
 // floats) and ToSlice reads arrays back as slices with their shapes.
-// Cancelling a run's or call's context stops it.
+// Cancelling a run's or call's context stops it, compiled work included.
 //
-// Not yet: Go functions as callbacks for id_tap and call (SPEC §8) need the
-// effects machinery, which jit does not wire yet. Until then a Go function
-// predeclared with Options.Globals (a *starlark.Builtin) is called like any
-// Starlark function: eagerly with concrete arrays, but inside jit only once,
-// while tracing, with traced arrays whose elements it cannot read.
+// Func makes a Go function a callback for id_tap and call: it runs with the
+// runtime values each time the compiled program reaches it. Thread gives a
+// goroutine its own ordered-effect token streams. Options holds the limits
+// for scripts a host does not trust (steps, array memory, wall time,
+// callback depth) and the file policy that load() and the file functions go
+// through; Options.Namespaces chooses which library modules scripts see.
 package jaxsh
 
 import (

@@ -61,7 +61,7 @@ writes them with -o (one output to .npy, several to .npz as out_0, ...).
 Examples:
   jaxsh                                   start the REPL
   echo 'jnp.arange(3) * 2' | jaxsh        prints Array([0, 2, 4], dtype=int32)
-  jaxsh examples/hello.star
+  jaxsh examples/tour.star
   jaxsh -c 'print(2 ** 10)'
   jaxsh --cpu-devices 2 -c 'print(device_put(1.0, "cpu:1").device)'
   jaxsh script.star --input data.json

@@ -43,5 +43,7 @@
 //	| `associative_scan(fn, elems, reverse=False, axis=0)` | all prefix combinations under an associative `fn`, by the parallel prefix scan: O(log n) levels (composed.star) |
 //	| `clamp(min, x, max)` | `x` limited to `[min, max]`; `min`, `max` scalars or of `x`'s shape |
 //	| `bitcast_convert_type(operand, new_dtype)` | the same bits as another dtype (a narrower one adds a trailing axis) |
+//	| `reduce_window(operand, init_value, computation, window_dimensions, window_strides, padding, base_dilation=None, window_dilation=None)` | `computation` (`lax.add`, `lax.max`, `lax.min`, any elementwise function of two arrays) folded over each window from `init_value`, one strided slice per window offset (composed.star) |
+//	| `padtype_to_pads(in_shape, window_shape, window_strides, padding)` | the `(low, high)` pads of `'SAME'`, `'SAME_LOWER'`, `'VALID'` |
 //	| `Precision` | `DEFAULT`, `HIGH`, `HIGHEST`: for `precision=` of `dot_general` and jnp's `dot`, `matmul`, `einsum` |
 package lax

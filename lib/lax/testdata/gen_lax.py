@@ -26,6 +26,36 @@ def cumlse(a, axis=0, reverse=False):
 
 def rev(a, axis): return np.flip(a, axis)
 
+def reduce_window(a, init, op, window, strides, pads, base=None, wdil=None):
+    # XLA's ReduceWindow written out: dilate the base with init, pad with
+    # init, fold op over each (dilated) window from init.
+    base = base or (1,) * a.ndim
+    wdil = wdil or (1,) * a.ndim
+    shape = [(n - 1) * b + 1 for n, b in zip(a.shape, base)]
+    d = np.full(shape, init, a.dtype)
+    d[tuple(slice(None, None, b) for b in base)] = a
+    p = np.pad(d, pads, constant_values=init)
+    out_shape = [(n - ((w - 1) * wd + 1)) // s + 1 for n, w, s, wd in zip(p.shape, window, strides, wdil)]
+    out = np.full(out_shape, init, a.dtype)
+    for idx in np.ndindex(*out_shape):
+        acc = init
+        for off in np.ndindex(*window):
+            acc = op(acc, p[tuple(i * s + o * wd for i, s, o, wd in zip(idx, strides, off, wdil))])
+        out[idx] = acc
+    return out
+
+def same_pads(shape, window, strides):
+    pads = []
+    for n, w, s in zip(shape, window, strides):
+        total = max(0, (-(-n // s) - 1) * s + w - n)
+        pads.append((total // 2, total - total // 2))
+    return pads
+
+R = "jnp.arange(20.0).reshape(4, 5) * jnp.array([1.0, -1.0, 0.5, 2.0, -0.25])"
+r = np.arange(20.0).reshape(4, 5) * np.array([1.0, -1.0, 0.5, 2.0, -0.25])
+N = "jnp.arange(48.0).reshape(1, 4, 4, 3) % 7.0"
+nhwc = np.arange(48.0).reshape(1, 4, 4, 3) % 7.0
+
 cases = [
     ("lax.top_k(%s, 3)" % X, top_k(x, 3)),
     ("lax.top_k(%s, 2)" % M, top_k(m, 2)),
@@ -48,6 +78,14 @@ cases = [
     ("lax.associative_scan(lambda p, q: (lax.mul(q[0], p[0]), lax.add(lax.mul(q[0], p[1]), q[1])), (jnp.array([0.5, 2.0, 1.0, 0.25, 3.0]), jnp.array([1.0, -1.0, 2.0, 4.0, 0.5])))[1]",
      (lambda a, b: np.array([sum(b[s] * np.prod(a[s + 1:t + 1]) for s in range(t + 1)) for t in range(5)]))(np.array([0.5, 2.0, 1.0, 0.25, 3.0]), np.array([1.0, -1.0, 2.0, 4.0, 0.5]))),
     ("lax.associative_scan(lax.bitwise_or, jnp.array([False, False, True, False, False]))", np.logical_or.accumulate([False, False, True, False, False])),
+    ("lax.reduce_window(%s, -jnp.inf, lax.max, (2, 2), (2, 2), 'VALID')" % R, reduce_window(r, -np.inf, max, (2, 2), (2, 2), [(0, 0), (0, 0)])),
+    ("lax.reduce_window(%s, 0.0, lax.add, (3, 3), (1, 1), 'SAME')" % R, reduce_window(r, 0.0, lambda x, y: x + y, (3, 3), (1, 1), same_pads(r.shape, (3, 3), (1, 1)))),
+    ("lax.reduce_window(%s, 0.0, lax.add, (2, 3), (2, 2), 'SAME')" % R, reduce_window(r, 0.0, lambda x, y: x + y, (2, 3), (2, 2), same_pads(r.shape, (2, 3), (2, 2)))),
+    ("lax.reduce_window(%s, jnp.inf, lax.min, (2, 2), (1, 2), ((1, 0), (0, 2)), (2, 1), (1, 2))" % R, reduce_window(r, np.inf, min, (2, 2), (1, 2), [(1, 0), (0, 2)], (2, 1), (1, 2))),
+    ("lax.reduce_window(%s, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), 'SAME')" % N, reduce_window(nhwc, -np.inf, max, (1, 3, 3, 1), (1, 2, 2, 1), same_pads(nhwc.shape, (1, 3, 3, 1), (1, 2, 2, 1)))),
+    ("lax.reduce_window(jnp.array([[3, 1, 4], [1, 5, 9]]), 0, lax.add, (1, 2), (1, 1), 'VALID')", reduce_window(np.array([[3, 1, 4], [1, 5, 9]]), 0, lambda x, y: x + y, (1, 2), (1, 1), [(0, 0), (0, 0)])),
+    ("lax.reduce_window(%s, 1.0, lax.mul, (2, 1), (1, 1), 'VALID')" % R, reduce_window(r, 1.0, lambda x, y: x * y, (2, 1), (1, 1), [(0, 0), (0, 0)])),
+    ("lax.padtype_to_pads((5, 7), (3, 2), (2, 3), 'SAME')", [[1, 1], [0, 1]]),
     ("lax.sort(%s)" % M, np.sort(m, -1)),
     ("lax.sort(%s, dimension=0)" % I, np.sort(i, 0)),
     ("lax.sort((%s, jnp.array([[1.5, -2.0, 0.25, 7.0, 9.0], [3.0, 0.5, -1.0, 0.5, 10.0]])), num_keys=1)" % I,

@@ -45,5 +45,7 @@
 //	| `bitcast_convert_type(operand, new_dtype)` | the same bits as another dtype (a narrower one adds a trailing axis) |
 //	| `reduce_window(operand, init_value, computation, window_dimensions, window_strides, padding, base_dilation=None, window_dilation=None)` | `computation` (`lax.add`, `lax.max`, `lax.min`, any elementwise function of two arrays) folded over each window from `init_value`, one strided slice per window offset (composed.star) |
 //	| `padtype_to_pads(in_shape, window_shape, window_strides, padding)` | the `(low, high)` pads of `'SAME'`, `'SAME_LOWER'`, `'VALID'` |
+//	| `conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, rhs_dilation=None, dimension_numbers=None, feature_group_count=1, batch_group_count=1, precision=None, preferred_element_type=None)` | N-d convolution (cross-correlation); dimension_numbers as spec strings such as `('NHWC', 'HWIO', 'NHWC')` or permutations; one dot_general per kernel offset (composed.star); batch_group_count > 1 is not supported yet |
+//	| `conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_type=None)` | conv_general_dilated in NC.../OI... layouts |
 //	| `Precision` | `DEFAULT`, `HIGH`, `HIGHEST`: for `precision=` of `dot_general` and jnp's `dot`, `matmul`, `einsum` |
 package lax

@@ -51,6 +51,40 @@ def same_pads(shape, window, strides):
         pads.append((total // 2, total - total // 2))
     return pads
 
+def conv_nchw(x, w, strides, pads, ldil, rdil, groups):
+    # Cross-correlation written out in NCHW/OIHW: dilate and pad the input,
+    # then sum each output's window against its group's kernel.
+    n, c = x.shape[:2]
+    o, i = w.shape[:2]
+    sp = [(s - 1) * d + 1 for s, d in zip(x.shape[2:], ldil)]
+    xd = np.zeros((n, c) + tuple(sp))
+    xd[(slice(None), slice(None)) + tuple(slice(None, None, d) for d in ldil)] = x
+    xp = np.pad(xd, [(0, 0), (0, 0)] + [tuple(p) for p in pads])
+    k = w.shape[2:]
+    out_sp = [(size - ((kk - 1) * d + 1)) // s + 1 for size, kk, s, d in zip(xp.shape[2:], k, strides, rdil)]
+    out = np.zeros((n, o) + tuple(out_sp))
+    per = o // groups
+    for b in range(n):
+        for oc in range(o):
+            g = oc // per
+            for idx in np.ndindex(*out_sp):
+                acc = 0.0
+                for ic in range(i):
+                    for off in np.ndindex(*k):
+                        pos = tuple(j * s + q * d for j, s, q, d in zip(idx, strides, off, rdil))
+                        acc += xp[(b, g * i + ic) + pos] * w[(oc, ic) + off]
+                out[(b, oc) + idx] = acc
+    return out
+
+CX = "(jnp.arange(120.0).reshape(2, 3, 5, 4) % 7.0 - 3.0)"
+cx = np.arange(120.0).reshape(2, 3, 5, 4) % 7.0 - 3.0
+CW = "(jnp.arange(108.0).reshape(6, 3, 2, 3) % 5.0 - 2.0) / 4.0"
+cw = (np.arange(108.0).reshape(6, 3, 2, 3) % 5.0 - 2.0) / 4.0
+C1 = "(jnp.arange(14.0).reshape(1, 2, 7) - 6.0)"
+c1 = np.arange(14.0).reshape(1, 2, 7) - 6.0
+W1 = "jnp.array([[[1.0, 0.5, -1.0]], [[2.0, -0.5, 0.25]], [[0.0, 1.0, 1.0]], [[-1.0, -1.0, 3.0]]])"
+w1 = np.array([[[1.0, 0.5, -1.0]], [[2.0, -0.5, 0.25]], [[0.0, 1.0, 1.0]], [[-1.0, -1.0, 3.0]]])
+
 R = "jnp.arange(20.0).reshape(4, 5) * jnp.array([1.0, -1.0, 0.5, 2.0, -0.25])"
 r = np.arange(20.0).reshape(4, 5) * np.array([1.0, -1.0, 0.5, 2.0, -0.25])
 N = "jnp.arange(48.0).reshape(1, 4, 4, 3) % 7.0"
@@ -86,6 +120,15 @@ cases = [
     ("lax.reduce_window(jnp.array([[3, 1, 4], [1, 5, 9]]), 0, lax.add, (1, 2), (1, 1), 'VALID')", reduce_window(np.array([[3, 1, 4], [1, 5, 9]]), 0, lambda x, y: x + y, (1, 2), (1, 1), [(0, 0), (0, 0)])),
     ("lax.reduce_window(%s, 1.0, lax.mul, (2, 1), (1, 1), 'VALID')" % R, reduce_window(r, 1.0, lambda x, y: x * y, (2, 1), (1, 1), [(0, 0), (0, 0)])),
     ("lax.padtype_to_pads((5, 7), (3, 2), (2, 3), 'SAME')", [[1, 1], [0, 1]]),
+    ("lax.conv(%s, %s, (1, 1), 'VALID')" % (CX, CW), conv_nchw(cx, cw, (1, 1), [(0, 0), (0, 0)], (1, 1), (1, 1), 1)),
+    ("lax.conv(%s, %s, (2, 1), 'SAME')" % (CX, CW), conv_nchw(cx, cw, (2, 1), same_pads((5, 4), (2, 3), (2, 1)), (1, 1), (1, 1), 1)),
+    ("lax.conv_general_dilated(jnp.transpose(%s, (0, 2, 3, 1)), jnp.transpose(%s, (2, 3, 1, 0)), (2, 1), 'SAME', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))" % (CX, CW),
+     np.transpose(conv_nchw(cx, cw, (2, 1), same_pads((5, 4), (2, 3), (2, 1)), (1, 1), (1, 1), 1), (0, 2, 3, 1))),
+    ("lax.conv_general_dilated(%s, %s, (1, 1), ((1, 1), (0, 2)), (1, 2), (2, 1), feature_group_count=3)" % (CX, CW.replace("(6, 3, 2, 3)", "(6, 3, 2, 3)[:, :1]").replace("reshape(6, 3, 2, 3) % 5.0 - 2.0) / 4.0", "reshape(6, 3, 2, 3) % 5.0 - 2.0)[:, :1] / 4.0")),
+     conv_nchw(cx, cw[:, :1], (1, 1), [(1, 1), (0, 2)], (1, 2), (2, 1), 3)),
+    ("lax.conv_general_dilated(%s, %s, (2,), ((2, 1),), rhs_dilation=(2,), feature_group_count=2)" % (C1, W1), conv_nchw(c1, w1, (2,), [(2, 1)], (1,), (2,), 2)),
+    ("lax.conv_general_dilated(jnp.transpose(%s, (0, 2, 1)), jnp.transpose(%s, (2, 1, 0)), (1,), 'VALID', dimension_numbers=('NWC', 'WIO', 'NCW'))" % (C1, W1.replace("[[[1.0, 0.5, -1.0]], [[2.0, -0.5, 0.25]]", "[[[1.0, 0.5, -1.0], [0.5, 0.5, 0.5]], [[2.0, -0.5, 0.25], [1.0, 0.0, -1.0]]").replace("[[0.0, 1.0, 1.0]], [[-1.0, -1.0, 3.0]]", "[[0.0, 1.0, 1.0], [1.0, 1.0, 1.0]], [[-1.0, -1.0, 3.0], [0.0, 0.0, 2.0]]")),
+     conv_nchw(c1, np.array([[[1.0, 0.5, -1.0], [0.5, 0.5, 0.5]], [[2.0, -0.5, 0.25], [1.0, 0.0, -1.0]], [[0.0, 1.0, 1.0], [1.0, 1.0, 1.0]], [[-1.0, -1.0, 3.0], [0.0, 0.0, 2.0]]]), (1,), [(0, 0)], (1,), (1,), 1)),
     ("lax.sort(%s)" % M, np.sort(m, -1)),
     ("lax.sort(%s, dimension=0)" % I, np.sort(i, 0)),
     ("lax.sort((%s, jnp.array([[1.5, -2.0, 0.25, 7.0, 9.0], [3.0, 0.5, -1.0, 0.5, 10.0]])), num_keys=1)" % I,

@@ -72,7 +72,7 @@ func solve(fn string, a, b *jstarlark.Array) (*jstarlark.Array, error) {
 	if !c.OK(b) {
 		return nil, c.Err
 	}
-	if b.Shape()[b.NDim()-2] != n {
+	if b.NDim() < 2 || b.Shape()[b.NDim()-2] != n {
 		return nil, fmt.Errorf("%s: incompatible shapes: a is %s, b is %s", fn, a.Shape(), b.Shape())
 	}
 	batch, err := trace.BroadcastShapes(a.Shape()[:a.NDim()-2], b.Shape()[:b.NDim()-2])

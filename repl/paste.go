@@ -62,6 +62,14 @@ func (p *pasteInput) readMore() error {
 	if n == 0 {
 		return err
 	}
+	// A Ctrl-D typed in canonical mode and read after the switch to raw
+	// mode arrives as a NUL byte, which readline would take for the end
+	// of its input and then stop reading: it is the Ctrl-D key too.
+	for i, c := range chunk[:n] {
+		if c == 0 {
+			chunk[i] = ctrlD
+		}
+	}
 	p.mu.Lock()
 	p.pending = append(p.pending, chunk[:n]...)
 	p.mu.Unlock()

@@ -160,12 +160,19 @@ print(x.tolist(), y.dtype)
 func TestFileErrors(t *testing.T) {
 	dir := copyNumPyFiles(t)
 	os.WriteFile(filepath.Join(dir, "ragged.txt"), []byte("1 2\n3\n"), 0o644)
+	outside := filepath.Join(t.TempDir(), "secret.npy")
+	os.WriteFile(outside, []byte("not for scripts"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(dir, "link.npy")); err != nil {
+		t.Fatal(err)
+	}
 	for code, want := range map[string]string{
 		`jnp.load("/etc/passwd")`:                               "absolute paths are not allowed",
 		`jnp.load("../x.npy")`:                                  "leaves the directory",
 		`jnp.save("/tmp/x.npy", jnp.ones(2))`:                   "absolute paths are not allowed",
 		`jnp.load("uint64.npy")`:                                "uint64",
 		`jnp.load("missing.npy")`:                               "missing.npy",
+		`jnp.load("link.npy")`:                                  "leaves the directory",
+		`jnp.save("link.npy", jnp.ones(2))`:                     "leaves the directory",
 		`jnp.loadtxt("ragged.txt")`:                             "line 2: 1 values, but the rows before have 2",
 		`jnp.savetxt("x.txt", jnp.ones((2, 2, 2)))`:             "1-D or 2-D",
 		`jnp.savetxt("x.txt", jnp.ones((2, 3)), fmt = "%d %d")`: "wrong number of % formats",

@@ -121,3 +121,18 @@ func compareJSON(got, want any, rtol float64) string {
 	}
 	return ""
 }
+
+// RunWithFiles runs code in a fresh interpreter that may use the files
+// below dir, and returns what it printed: the tests of the file functions
+// (jnp.save, image.save, plot.*) write and read there.
+func RunWithFiles(t *testing.T, dir, code string) (string, error) {
+	t.Helper()
+	policy, err := jaxsh.FilesBelow(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	interp := jaxsh.New(jaxsh.Options{Stdout: &out, Files: policy})
+	_, err = interp.RunString(context.Background(), "files_test.star", code, nil)
+	return out.String(), err
+}

@@ -2,7 +2,6 @@ package image_test
 
 import (
 	"bytes"
-	"context"
 	"image/color"
 	"image/png"
 	"os"
@@ -11,16 +10,12 @@ import (
 	"testing"
 
 	"github.com/jaxsh/jaxsh"
+	"github.com/jaxsh/jaxsh/internal/casetest"
 )
 
 func run(t *testing.T, dir, code string) error {
 	t.Helper()
-	policy, err := jaxsh.FilesBelow(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	_, err = jaxsh.New(jaxsh.Options{Stdout: &out, Files: policy}).RunString(context.Background(), "image_test.star", code, nil)
+	_, err := casetest.RunWithFiles(t, dir, code)
 	return err
 }
 

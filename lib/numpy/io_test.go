@@ -2,28 +2,14 @@ package numpy_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jaxsh/jaxsh"
+	"github.com/jaxsh/jaxsh/internal/casetest"
 )
-
-// runWithFiles runs code with the files below dir allowed, and returns
-// what it printed.
-func runWithFiles(t *testing.T, dir, code string) (string, error) {
-	t.Helper()
-	policy, err := jaxsh.FilesBelow(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	interp := jaxsh.New(jaxsh.Options{Stdout: &out, Files: policy})
-	_, err = interp.RunString(context.Background(), "io_test.star", code, nil)
-	return out.String(), err
-}
 
 // copyNumPyFiles puts the .npy and .npz files NumPy wrote
 // (internal/npy/testdata/gen.py) in a fresh directory.
@@ -57,7 +43,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	code.WriteString("    a = jnp.load(name + \".npy\")\n")
 	code.WriteString("    print(name, a.dtype, a.shape)\n")
 	code.WriteString("    jnp.save(\"rt_\" + name, a)\n") // np.save appends .npy
-	out, err := runWithFiles(t, dir, code.String())
+	out, err := casetest.RunWithFiles(t, dir, code.String())
 	if err != nil {
 		t.Fatal(jaxsh.FormatError(err))
 	}
@@ -77,7 +63,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		}
 	}
 	// Fortran order and big-endian files load as the same values.
-	out, err = runWithFiles(t, dir, `
+	out, err = casetest.RunWithFiles(t, dir, `
 print(jnp.load("fortran.npy")[1, 2].tolist(), jnp.load("bigendian.npy").tolist(), jnp.load("v3.npy").tolist())
 `)
 	if err != nil {
@@ -90,7 +76,7 @@ print(jnp.load("fortran.npy")[1, 2].tolist(), jnp.load("bigendian.npy").tolist()
 
 func TestNPZ(t *testing.T) {
 	dir := copyNumPyFiles(t)
-	out, err := runWithFiles(t, dir, `
+	out, err := casetest.RunWithFiles(t, dir, `
 z = jnp.load("arrays.npz")
 print(list(z.keys()), z["a"].tolist(), z["b"].tolist())
 c = jnp.load("compressed.npz")
@@ -117,7 +103,7 @@ print(jnp.load("small.npz")["x"].tolist())
 // The expected texts were written by NumPy 1.24's savetxt.
 func TestText(t *testing.T) {
 	dir := t.TempDir()
-	_, err := runWithFiles(t, dir, `
+	_, err := casetest.RunWithFiles(t, dir, `
 jnp.savetxt("a.txt", jnp.array([[1.0, 2.5], [3.0, 0.1]], dtype = jnp.float32))
 jnp.savetxt("b.csv", jnp.arange(6).reshape(2, 3), fmt = "%d", delimiter = ",", header = "a,b,c")
 jnp.savetxt("c.txt", jnp.array([1.5, -2.0]), fmt = "%.2f", footer = "end\nof file")
@@ -140,7 +126,7 @@ jnp.savetxt("d.txt", jnp.array([[1, 2], [3, 4]]), fmt = ["%d", "%5.1f"])
 	os.WriteFile(filepath.Join(dir, "e.txt"), []byte("# c\n1 2 3\n4 5 6\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "col.txt"), []byte("1\n2\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "one.txt"), []byte("7\n"), 0o644)
-	out, err := runWithFiles(t, dir, `
+	out, err := casetest.RunWithFiles(t, dir, `
 print(jnp.loadtxt("b.csv", delimiter = ",", dtype = jnp.int32).tolist())
 print(jnp.loadtxt("e.txt", usecols = (0, 2)).tolist())
 print(jnp.loadtxt("col.txt").shape, jnp.loadtxt("one.txt").shape, jnp.loadtxt("one.txt", ndmin = 2).shape, jnp.loadtxt("col.txt", ndmin = 2).shape)
@@ -177,7 +163,7 @@ func TestFileErrors(t *testing.T) {
 		`jnp.savetxt("x.txt", jnp.ones((2, 2, 2)))`:             "1-D or 2-D",
 		`jnp.savetxt("x.txt", jnp.ones((2, 3)), fmt = "%d %d")`: "wrong number of % formats",
 	} {
-		_, err := runWithFiles(t, dir, code)
+		_, err := casetest.RunWithFiles(t, dir, code)
 		if err == nil || !strings.Contains(jaxsh.FormatError(err), want) {
 			t.Errorf("%s: got %v, want an error containing %q", code, err, want)
 		}

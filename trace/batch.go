@@ -194,32 +194,5 @@ func InlineJaxpr(b *Builder, j *Jaxpr, in []Atom) ([]Atom, error) {
 	if len(in) != len(j.InVars) {
 		return nil, fmt.Errorf("inline: jaxpr takes %d inputs, got %d", len(j.InVars), len(in))
 	}
-	env := make(map[*Var]Atom, len(j.InVars)+len(j.Eqns))
-	for i, v := range j.InVars {
-		env[v] = in[i]
-	}
-	read := func(a Atom) Atom {
-		if v, ok := a.(*Var); ok {
-			return env[v]
-		}
-		return a
-	}
-	for _, e := range j.Eqns {
-		ins := make([]Atom, len(e.In))
-		for i, a := range e.In {
-			ins[i] = read(a)
-		}
-		outs, err := b.Bind(e.Prim.Name, ins, e.Params, e.Pos)
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range e.Out {
-			env[v] = outs[i]
-		}
-	}
-	out := make([]Atom, len(j.OutVars))
-	for i, a := range j.OutVars {
-		out[i] = read(a)
-	}
-	return out, nil
+	return b.Apply(j, in)
 }

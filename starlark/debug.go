@@ -6,8 +6,8 @@ import (
 
 	"github.com/jaxsh/jaxsh/internal/arrayfmt"
 	"github.com/jaxsh/jaxsh/internal/pyfmt"
+	"github.com/jaxsh/jaxsh/internal/pyformat"
 	"github.com/jaxsh/jaxsh/jit"
-	"github.com/jaxsh/jaxsh/starlark/pyformat"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"

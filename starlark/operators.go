@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/jaxsh/jaxsh/starlark/pyformat"
+	"github.com/jaxsh/jaxsh/internal/pyformat"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/jaxsh/jaxsh/starlark/pyformat"
+	"github.com/jaxsh/jaxsh/internal/pyformat"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )

@@ -13,6 +13,14 @@ import (
 //   - it orders its operands: every operand is computed before any
 //     equation that reads any of its results runs (JAX's documentation;
 //     the study uses it to serialise branches and cut peak memory).
+//
+// An operand computed from literals alone (a broadcast of a constant, an
+// iota) is exempt from both: it has no inputs to wait for and nothing to
+// protect from recomputation, so its readers compute it themselves
+// instead of reading it from memory. Reverse mode meets this at every
+// checkpoint whose cotangent is a broadcast one: it goes through the
+// barrier that pins the recomputation to the backward pass, and
+// materialising it cost a whole activation-sized buffer.
 
 // A barrier is what remains of one optimization_barrier once removed.
 type barrier struct {
@@ -40,7 +48,20 @@ func resolveBarriers(j *trace.Jaxpr) (*trace.Jaxpr, []*barrier) {
 	// children[b] are barriers that read b's results: their readers read
 	// b's values too.
 	var children [][]int
+	// fromLiterals are the variables computed from literals alone.
+	fromLiterals := map[*trace.Var]bool{}
 	for _, e := range j.Eqns {
+		if !isBarrier(e) && !isEffectful(e) && len(e.Out) > 0 {
+			constant := true
+			for _, a := range e.In {
+				if v, ok := a.(*trace.Var); ok && !fromLiterals[v] {
+					constant = false
+				}
+			}
+			for _, v := range e.Out {
+				fromLiterals[v] = constant
+			}
+		}
 		reads := map[int]bool{}
 		for _, a := range e.In {
 			if v, ok := a.(*trace.Var); ok {
@@ -59,9 +80,11 @@ func resolveBarriers(j *trace.Jaxpr) (*trace.Jaxpr, []*barrier) {
 		}
 		b := &barrier{}
 		for i, a := range ne.In {
-			if v, ok := a.(*trace.Var); ok {
+			v, ok := a.(*trace.Var)
+			if ok && !fromLiterals[v] {
 				b.ins = append(b.ins, v)
 			}
+			fromLiterals[e.Out[i]] = !ok || fromLiterals[v]
 			r.replace(e.Out[i], a)
 			outOf[e.Out[i]] = len(barriers)
 		}

@@ -151,6 +151,24 @@ func TestBarrierSeparatesAndOrders(t *testing.T) {
 	}
 }
 
+// A barrier operand computed from literals alone (reverse mode's broadcast
+// one cotangent at a checkpoint) is not written to memory: its reader
+// computes it, and the other operands keep the barrier's meaning.
+func TestBarrierLeavesConstantsToReaders(t *testing.T) {
+	b := newJB(t)
+	x := b.in(f32, 1000)
+	ones := b.op("broadcast_in_dim", bcastP([]int{1000}), lit(t, 1.0, f32, false))
+	outs := b.ops("optimization_barrier", nil, b.op("sin", nil, x), ones)
+	p := compileFused(t, b.build(b.op("mul", nil, outs[0], b.op("exp", nil, outs[1]))), Options{})
+	want := "loop [sin] in 1 out 1\nloop [broadcast_in_dim exp mul] in 1 out 1\n"
+	if got := summary(p); got != want {
+		t.Errorf("got\n%swant\n%s\n%s", got, want, p)
+	}
+	if p.TempSize != 0 {
+		t.Errorf("temp %d bytes, want none (sin writes the result's memory, its reader updates it in place):\n%s", p.TempSize, p)
+	}
+}
+
 // Effectful kernels keep their order; the rest may move around them.
 func TestEffectsKeepTheirOrder(t *testing.T) {
 	b := newJB(t)

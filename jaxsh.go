@@ -145,6 +145,10 @@ func (opts Options) NewSession(globals starlark.StringDict) (*jstarlark.Session,
 		all[k] = v
 		libs[k] = v
 	}
+	for k, v := range Builtins() {
+		all[k] = v
+		predeclared[k] = v
+	}
 	addJax(predeclared, all)
 	predeclared["help"] = helpBuiltin(libs)
 	for k, v := range globals {

@@ -12,6 +12,7 @@ import (
 	"github.com/jaxsh/jaxsh/lib/plot"
 	"github.com/jaxsh/jaxsh/lib/random"
 	"github.com/jaxsh/jaxsh/lib/scipy"
+	"github.com/jaxsh/jaxsh/lib/transform"
 	"github.com/jaxsh/jaxsh/lib/tree"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -29,6 +30,19 @@ var namespaces = map[string]*starlarkstruct.Module{
 	"scipy":     scipy.Module,
 	"image":     image.Module,
 	"plot":      plot.Module,
+}
+
+// Builtins returns the top-level names the libraries add to the language's
+// own (package starlark's Predeclared): the function transformations. Every
+// session has them, whichever namespaces it chose.
+func Builtins() starlark.StringDict {
+	d := starlark.StringDict{}
+	for _, names := range []starlark.StringDict{transform.Builtins()} {
+		for k, v := range names {
+			d[k] = v
+		}
+	}
+	return d
 }
 
 // NamespaceNames lists the names of the library namespaces Options.Namespaces

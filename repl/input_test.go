@@ -232,6 +232,9 @@ func newTestSession(t *testing.T) *jstarlark.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for k, v := range jaxsh.Builtins() {
+		ns[k] = v
+	}
 	return jstarlark.NewSession(io.Discard, ns)
 }
 

@@ -1,19 +1,21 @@
 // Package starlark is the jaxsh language: the dialect (package dialect
 // parses it), Array and its operators, tracers and their truth, pytrees,
-// conversions from Starlark values, the staging builtins (jit, make_jaxpr,
-// vmap), the effects builtins, asynchronous reads, devices, and running
-// scripts and REPL chunks (Session, REPL).
+// conversions from Starlark values, the staging builtins (jit, make_jaxpr),
+// the effects builtins, asynchronous reads, devices, and running scripts
+// and REPL chunks (Session, REPL).
 //
-// The namespaces scripts use (jnp, lax, nn, random) are not here: each is a
-// package under lib/ that builds its module on the API below, and the root
-// package jaxsh assembles them into the predeclared names. This package
-// never imports a library.
+// The namespaces scripts use (jnp, lax, nn, random, ...) are not here: each
+// is a package under lib/ that builds its module on the API below, and the
+// root package jaxsh assembles them into the predeclared names. So are the
+// function transformations (lib/transform: grad, vmap, jacfwd, ...), top-level
+// builtins built on the same API. This package never imports a library.
 //
 // # The API for library code
 //
 // Registering members (module.go, ops.go, attrs.go):
 //
 //	Register, RegisterValue        add a builtin or a value to a library module
+//	NewBuiltin                     a top-level builtin (grad, vmap), guarded as Register's
 //	BuiltinFunc                    a builtin's Go function
 //	RegisterUnaryUfunc, RegisterBinaryUfunc, UnaryUfunc, BinaryUfunc, UnaryFunc, BinaryFunc
 //	                               the ufuncs the array operators call
@@ -39,8 +41,8 @@
 //	Array, NewArray, DType         the values
 //	EnsureArray, ArraylikeArg, CheckArraylike, AsArray, AsarrayValue, ArrayFromValue,
 //	ScalarArray, NestedShape       operands as arrays (ensure_arraylike, asarray)
-//	IntArg, ShapeArg, NormalizeAxisOf, DTypeArg, DTypeOf, DTypeOrDefault, UserDType
-//	                               static arguments
+//	IntArg, ShapeArg, NormalizeAxisOf, DTypeArg, DTypeOf, DTypeOrDefault, UserDType,
+//	IntsArg                        static arguments (IntsArg: argnums and the like)
 //	TypeOf, ScalarType, ResultType, Promotion (PromoteCommon, PromoteNumeric,
 //	PromoteInexact), PromoteArgs, PromoteDTypes,
 //	PromoteShapes, Promote, Elementwise, ApplyUnary, ApplyBinary
@@ -59,7 +61,17 @@
 //	                               and output structure
 //	BindTraced, LeafArray          record an equation; a body's result leaf as an array
 //	FlattenTree, TreeDef, TreeKind pytrees (TreeLeaf, TreeNone, TreeTuple, TreeList, TreeDict)
-//	Vmap, Vmapped                  vmap of a callable (vmap.go), what jnp.vectorize builds on
+//
+// What the transformations (lib/transform) add to it: they apply a
+// transformed jaxpr in the trace they were called in.
+//
+//	CurrentTraceOf                 the trace active on a thread, or nil
+//	Array.Trace, Array.AVal        the trace a traced array belongs to; its abstract value
+//	Trace.AtomOf, Trace.Builder, Trace.Position
+//	                               an operand as an atom of the trace; the builder
+//	                               trace/ad's Emitter and InlineJaxpr write into; the
+//	                               user's source position for new equations
+//	NewTracedArray                 the array standing for an atom of the trace
 //
 // Files and host values (files.go, embed.go): what library code that
 // reads or writes files, or needs elements on the host, goes through.

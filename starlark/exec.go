@@ -37,7 +37,6 @@ func Predeclared() starlark.StringDict {
 		"Ellipsis":     Ellipsis,
 		"jit":          starlark.NewBuiltin("jit", builtinJit),
 		"make_jaxpr":   starlark.NewBuiltin("make_jaxpr", builtinMakeJaxpr),
-		"vmap":         starlark.NewBuiltin("vmap", guard("vmap", builtinVmap)),
 		"devices":      starlark.NewBuiltin("devices", guard("devices", builtinDevices)),
 		"device_put":   starlark.NewBuiltin("device_put", guard("device_put", builtinDevicePut)),
 		"__ellipsis__": Ellipsis,
@@ -65,12 +64,6 @@ func Predeclared() starlark.StringDict {
 	}
 	d["debug"] = DebugModule
 	d["eval_shape"] = starlark.NewBuiltin("eval_shape", guard("eval_shape", builtinEvalShape))
-	for k, v := range adBuiltins() {
-		d[k] = v
-	}
-	for k, v := range jacobianBuiltins() {
-		d[k] = v
-	}
 	return d
 }
 

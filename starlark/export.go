@@ -478,7 +478,7 @@ func (x *Exported) callLeaves(thread *starlark.Thread, leaves []starlark.Value) 
 			break
 		}
 	}
-	if ts := currentTraceOf(thread); ts != nil {
+	if ts := CurrentTraceOf(thread); ts != nil {
 		dev = ts.Device
 	}
 	if e.Poly != nil {

@@ -518,7 +518,7 @@ func traceFunction(thread *starlark.Thread, fun starlark.Callable, call *jitCall
 	defer func() { ts.done = true }()
 	inputs := make([]starlark.Value, len(call.leaves))
 	for i, a := range call.leaves {
-		inputs[i] = newTracedArray(ts, ts.b.Input(a.aval))
+		inputs[i] = NewTracedArray(ts, ts.b.Input(a.aval))
 	}
 	args, kwargs, err := call.rebuild(inputs)
 	if err != nil {
@@ -544,7 +544,7 @@ func traceFunction(thread *starlark.Thread, fun starlark.Callable, call *jitCall
 				return nil, nil, fmt.Errorf("%s returned a %s inside its result; a traced function must return arrays, numbers, or tuples, lists and dicts of them", fun.Name(), l.Type())
 			}
 		}
-		if outs[i], err = ts.atomOf(a); err != nil {
+		if outs[i], err = ts.AtomOf(a); err != nil {
 			return nil, nil, err
 		}
 	}

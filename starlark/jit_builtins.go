@@ -24,13 +24,13 @@ func builtinJit(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	}
 	j := &Jitted{fun: fun, inline: inline, fn: &jit.Function{Name: fun.Name()}}
 	var err error
-	if j.staticNums, err = intsArg("jit: static_argnums", staticNums); err != nil {
+	if j.staticNums, err = IntsArg("jit: static_argnums", staticNums); err != nil {
 		return nil, err
 	}
 	if j.staticNames, err = stringsArg("jit: static_argnames", staticNames); err != nil {
 		return nil, err
 	}
-	if j.donateNums, err = intsArg("jit: donate_argnums", donate); err != nil {
+	if j.donateNums, err = IntsArg("jit: donate_argnums", donate); err != nil {
 		return nil, err
 	}
 	for _, d := range j.donateNums {
@@ -101,7 +101,9 @@ func matchStaticParams(f *starlark.Function, nums []int, names []string) ([]int,
 	return nums, names
 }
 
-func intsArg(what string, v starlark.Value) ([]int, error) {
+// IntsArg reads an int or an iterable of ints (static_argnums,
+// argnums, nondiff_argnums); what names the argument in errors.
+func IntsArg(what string, v starlark.Value) ([]int, error) {
 	if i, ok := v.(starlark.Int); ok {
 		n, _ := i.Int64()
 		return []int{int(n)}, nil
@@ -154,7 +156,7 @@ func builtinMakeJaxpr(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "fun", &fun, "static_argnums?", &staticNums); err != nil {
 		return nil, err
 	}
-	nums, err := intsArg("make_jaxpr: static_argnums", staticNums)
+	nums, err := IntsArg("make_jaxpr: static_argnums", staticNums)
 	if err != nil {
 		return nil, err
 	}

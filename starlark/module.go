@@ -24,6 +24,12 @@ func Register(m *starlarkstruct.Module, name string, fn BuiltinFunc) {
 	m.Members[name] = starlark.NewBuiltin(name, guard(m.Name+"."+name, fn))
 }
 
+// NewBuiltin is a top-level builtin (a library's name outside any module,
+// such as vmap or grad) guarded as Register guards a module's members.
+func NewBuiltin(name string, fn BuiltinFunc) *starlark.Builtin {
+	return starlark.NewBuiltin(name, guard(name, fn))
+}
+
 // RegisterValue adds a non-function member (a constant, a dtype, a
 // submodule) to the library module m.
 func RegisterValue(m *starlarkstruct.Module, name string, v starlark.Value) {

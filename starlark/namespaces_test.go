@@ -20,6 +20,9 @@ func newSession(w io.Writer, extra starlark.StringDict) *Session {
 	if err != nil {
 		panic(err)
 	}
+	for k, v := range jaxsh.Builtins() {
+		ns[k] = v
+	}
 	for k, v := range extra {
 		ns[k] = v
 	}

@@ -32,7 +32,7 @@ func TraceBody(outer *Trace, name string, avals []trace.AVal, fn func(args []*Ar
 	defer func() { ts.done = true }()
 	args := make([]*Array, len(avals))
 	for i, a := range avals {
-		args[i] = newTracedArray(ts, ts.b.Input(a))
+		args[i] = NewTracedArray(ts, ts.b.Input(a))
 	}
 	result, err := withTrace(ts, func() (starlark.Value, error) { return fn(args) })
 	if err != nil {
@@ -49,7 +49,7 @@ func TraceBody(outer *Trace, name string, avals []trace.AVal, fn func(args []*Ar
 		if err != nil {
 			return nil, err
 		}
-		if outs[i], err = ts.atomOf(a); err != nil {
+		if outs[i], err = ts.AtomOf(a); err != nil {
 			return nil, err
 		}
 		bt.OutAvals = append(bt.OutAvals, outs[i].Aval())
@@ -77,8 +77,8 @@ func TraceBody(outer *Trace, name string, avals []trace.AVal, fn func(args []*Ar
 	return bt, nil
 }
 
-// currentTraceOf is the trace active on thread, or nil.
-func currentTraceOf(thread *starlark.Thread) *Trace {
+// CurrentTraceOf is the trace active on thread, or nil.
+func CurrentTraceOf(thread *starlark.Thread) *Trace {
 	ts, _ := thread.Local(currentTraceKey).(*Trace)
 	return ts
 }
@@ -89,7 +89,7 @@ func currentTraceOf(thread *starlark.Thread) *Trace {
 // is compiled and run at once, asynchronously as a jitted call is, with the
 // concrete operands passed as its constants.
 func ControlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, error), build func(ts *Trace) (starlark.Value, error)) (starlark.Value, error) {
-	if ts := currentTraceOf(thread); ts != nil {
+	if ts := CurrentTraceOf(thread); ts != nil {
 		return build(ts)
 	}
 	d, err := dev()
@@ -113,7 +113,7 @@ func ControlFlow(thread *starlark.Thread, name string, dev func() (jit.Device, e
 		if !ok {
 			return nil, fmt.Errorf("internal error: %s produced a %s", name, l.Type())
 		}
-		if outs[i], err = top.atomOf(a); err != nil {
+		if outs[i], err = top.AtomOf(a); err != nil {
 			return nil, err
 		}
 	}

@@ -67,16 +67,30 @@ func withTrace[T any](ts *Trace, fn func() (T, error)) (T, error) {
 	return runThread(ts.Thread, fn)
 }
 
-func newTracedArray(ts *Trace, atom trace.Atom) *Array {
+// NewTracedArray is the array that stands for atom in ts: how a
+// transformation's results, computed as equations of ts, reach the script.
+func NewTracedArray(ts *Trace, atom trace.Atom) *Array {
 	return &Array{aval: atom.Aval(), tr: &tracer{ts: ts, atom: atom}}
+}
+
+// Builder is the builder ts records into, for code that emits equations
+// itself (trace/ad's Emitter, inlining a transformed jaxpr).
+func (ts *Trace) Builder() *trace.Builder { return ts.b }
+
+// Trace is the trace a traced array belongs to, or nil for a concrete one.
+func (a *Array) Trace() *Trace {
+	if a.tr == nil {
+		return nil
+	}
+	return a.tr.ts
 }
 
 // Traced reports whether the array is a tracer.
 func (a *Array) Traced() bool { return a.tr != nil }
 
-// position is the source position of the innermost Starlark frame of the
+// Position is the source position of the innermost Starlark frame of the
 // tracing thread: where the user's code applied the operation.
-func (ts *Trace) position() trace.Pos {
+func (ts *Trace) Position() trace.Pos {
 	for i := 0; i < ts.Thread.CallStackDepth(); i++ {
 		pos := ts.Thread.CallFrame(i).Pos
 		if f := pos.Filename(); f != "<builtin>" && f != "" {
@@ -86,9 +100,9 @@ func (ts *Trace) position() trace.Pos {
 	return trace.Pos{}
 }
 
-// atomOf turns an operand into an atom of ts: its own tracers as they are,
+// AtomOf turns an operand into an atom of ts: its own tracers as they are,
 // concrete 0-d arrays as literals, other concrete arrays as constants.
-func (ts *Trace) atomOf(a *Array) (trace.Atom, error) {
+func (ts *Trace) AtomOf(a *Array) (trace.Atom, error) {
 	if a.tr != nil {
 		switch {
 		case a.tr.ts == ts:
@@ -165,19 +179,19 @@ func BindTraced(ts *Trace, prim string, params trace.Params, args ...*Array) ([]
 	}
 	atoms := make([]trace.Atom, len(args))
 	for i, a := range args {
-		at, err := ts.atomOf(a)
+		at, err := ts.AtomOf(a)
 		if err != nil {
 			return nil, err
 		}
 		atoms[i] = at
 	}
-	outs, err := ts.b.Bind(prim, atoms, params, ts.position())
+	outs, err := ts.b.Bind(prim, atoms, params, ts.Position())
 	if err != nil {
 		return nil, err
 	}
 	res := make([]*Array, len(outs))
 	for i, v := range outs {
-		res[i] = newTracedArray(ts, v)
+		res[i] = NewTracedArray(ts, v)
 	}
 	return res, nil
 }

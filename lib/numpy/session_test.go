@@ -15,6 +15,9 @@ func newSession(w io.Writer, extra starlark.StringDict) *jstarlark.Session {
 	if err != nil {
 		panic(err)
 	}
+	for k, v := range jaxsh.Builtins() {
+		ns[k] = v
+	}
 	for k, v := range extra {
 		ns[k] = v
 	}

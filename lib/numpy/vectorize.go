@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jaxsh/jaxsh/lib/transform"
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
@@ -198,7 +199,7 @@ func (v *vectorized) call(thread *starlark.Thread, _ *starlark.Builtin, args sta
 			expand = append(expand, d)
 			continue
 		}
-		f = jstarlark.Vmap(f, axes, starlark.MakeInt(0))
+		f = transform.Vmap(f, axes, starlark.MakeInt(0))
 	}
 	result, err := starlark.Call(thread, f, starlark.Tuple(squeezed), nil)
 	if err != nil || len(expand) == 0 {

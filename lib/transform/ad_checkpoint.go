@@ -1,9 +1,10 @@
-package starlark
+package transform
 
 import (
 	"fmt"
 	"slices"
 
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -58,7 +59,7 @@ func builtinCheckpoint(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		return nil, fmt.Errorf("policy must be one of checkpoint_policies (%v), got %s", trace.CheckpointPolicies, policy.Type())
 	}
 	var err error
-	if c.static, err = intsArg(b.Name()+": static_argnums", static); err != nil {
+	if c.static, err = jstarlark.IntsArg(b.Name()+": static_argnums", static); err != nil {
 		return nil, err
 	}
 	return starlark.NewBuiltin("checkpoint("+funName(c.fun)+")", c.call), nil
@@ -70,8 +71,8 @@ func (c *checkpointFun) call(thread *starlark.Thread, _ *starlark.Builtin, args 
 	if err != nil {
 		return nil, err
 	}
-	return ControlFlow(thread, "checkpoint", devicesOf(thread, diffArgs), func(ts *Trace) (starlark.Value, error) {
-		leaves, tree, err := FlattenTree(name, diffArgs)
+	return jstarlark.ControlFlow(thread, "checkpoint", devicesOf(thread, diffArgs), func(ts *jstarlark.Trace) (starlark.Value, error) {
+		leaves, tree, err := jstarlark.FlattenTree(name, diffArgs)
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +80,7 @@ func (c *checkpointFun) call(thread *starlark.Thread, _ *starlark.Builtin, args 
 		if err != nil {
 			return nil, err
 		}
-		body, err := TraceBody(ts, name, avalsOfArrays(arrays), func(a []*Array) (starlark.Value, error) {
+		body, err := jstarlark.TraceBody(ts, name, avalsOfArrays(arrays), func(a []*jstarlark.Array) (starlark.Value, error) {
 			argv, err := tree.Unflatten(arrayValues(a))
 			if err != nil {
 				return nil, err
@@ -89,9 +90,9 @@ func (c *checkpointFun) call(thread *starlark.Thread, _ *starlark.Builtin, args 
 		if err != nil {
 			return nil, err
 		}
-		outs, err := BindTraced(ts, "checkpoint", trace.Params{
+		outs, err := jstarlark.BindTraced(ts, "checkpoint", trace.Params{
 			"jaxpr": body.Jaxpr, "prevent_cse": c.preventCSE, "differentiated": false, "policy": c.policy,
-		}, append(append([]*Array(nil), body.Consts...), arrays...)...)
+		}, append(append([]*jstarlark.Array(nil), body.Consts...), arrays...)...)
 		if err != nil {
 			return nil, err
 		}

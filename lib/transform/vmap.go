@@ -1,4 +1,4 @@
-package starlark
+package transform
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jaxsh/jaxsh/jit"
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"github.com/jaxsh/jaxsh/trace/batching"
 	"go.starlark.net/starlark"
@@ -128,7 +129,7 @@ type vmapLeaf struct {
 func axesOf(spec, v starlark.Value, path string, out *[]vmapLeaf) error {
 	switch s := spec.(type) {
 	case starlark.Int, starlark.NoneType:
-		leaves, tree, err := FlattenTree("vmap", v)
+		leaves, tree, err := jstarlark.FlattenTree("vmap", v)
 		if err != nil {
 			return err
 		}
@@ -152,7 +153,7 @@ func axesOf(spec, v starlark.Value, path string, out *[]vmapLeaf) error {
 			items, sameKind = sequenceItems(x), spec.Type() == "list"
 		}
 		if !sameKind || len(items) != len(specs) {
-			return fmt.Errorf("vmap in_axes specification must be a tree prefix of the corresponding value, got specification %s for value tree %s", spec, ShortRepr(v))
+			return fmt.Errorf("vmap in_axes specification must be a tree prefix of the corresponding value, got specification %s for value tree %s", spec, jstarlark.ShortRepr(v))
 		}
 		for i := range items {
 			if err := axesOf(specs[i], items[i], path+"["+strconv.Itoa(i)+"]", out); err != nil {
@@ -163,16 +164,16 @@ func axesOf(spec, v starlark.Value, path string, out *[]vmapLeaf) error {
 	case *starlark.Dict:
 		d, ok := v.(*starlark.Dict)
 		if !ok || d.Len() != s.Len() {
-			return fmt.Errorf("vmap in_axes specification must be a tree prefix of the corresponding value, got specification %s for value tree %s", spec, ShortRepr(v))
+			return fmt.Errorf("vmap in_axes specification must be a tree prefix of the corresponding value, got specification %s for value tree %s", spec, jstarlark.ShortRepr(v))
 		}
-		_, tree, err := FlattenTree("vmap", v)
+		_, tree, err := jstarlark.FlattenTree("vmap", v)
 		if err != nil {
 			return err
 		}
 		for _, k := range tree.Keys {
 			sub, found, _ := s.Get(starlark.String(k))
 			if !found {
-				return fmt.Errorf("vmap in_axes specification must be a tree prefix of the corresponding value, got specification %s for value tree %s", spec, ShortRepr(v))
+				return fmt.Errorf("vmap in_axes specification must be a tree prefix of the corresponding value, got specification %s for value tree %s", spec, jstarlark.ShortRepr(v))
 			}
 			child, _, _ := d.Get(starlark.String(k))
 			if err := axesOf(sub, child, path+"["+strconv.Quote(k)+"]", out); err != nil {
@@ -238,17 +239,17 @@ func (v *Vmapped) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwa
 	if err != nil {
 		return nil, err
 	}
-	return ControlFlow(thread, name, vmapDevice(thread, mapped), func(ts *Trace) (starlark.Value, error) {
+	return jstarlark.ControlFlow(thread, name, vmapDevice(thread, mapped), func(ts *jstarlark.Trace) (starlark.Value, error) {
 		avals := make([]trace.AVal, 0, len(mapped))
 		var inDims []int
 		for _, l := range leaves {
 			if l.mapped {
-				a := l.value.(*Array).aval
+				a := l.value.(*jstarlark.Array).AVal()
 				avals = append(avals, unbatchedAval(a, l.axis))
 				inDims = append(inDims, l.axis)
 			}
 		}
-		body, err := TraceBody(ts, v.fun.Name(), avals, func(tracers []*Array) (starlark.Value, error) {
+		body, err := jstarlark.TraceBody(ts, v.fun.Name(), avals, func(tracers []*jstarlark.Array) (starlark.Value, error) {
 			values := make([]starlark.Value, len(leaves))
 			k := 0
 			for i, l := range leaves {
@@ -290,29 +291,29 @@ func unbatchedAval(a trace.AVal, axis int) trace.AVal {
 // mappedLeaves checks the mapped leaves (arrays with the axis in range)
 // and their sizes, canonicalising their axes; it returns the batch size
 // and the mapped arrays.
-func (v *Vmapped) mappedLeaves(leaves []vmapLeaf) (int, []*Array, error) {
-	var mapped []*Array
+func (v *Vmapped) mappedLeaves(leaves []vmapLeaf) (int, []*jstarlark.Array, error) {
+	var mapped []*jstarlark.Array
 	var sized []vmapLeaf
 	for i := range leaves {
 		l := &leaves[i]
 		if !l.mapped {
 			continue
 		}
-		a, ok := l.value.(*Array)
+		a, ok := l.value.(*jstarlark.Array)
 		if !ok {
-			if _, num := ScalarType(l.value); !num {
+			if _, num := jstarlark.ScalarType(l.value); !num {
 				return 0, nil, fmt.Errorf("vmap: argument %s is a %s; mapped arguments must be arrays (use in_axes=None for other values)", l.path, l.value.Type())
 			}
 			return 0, nil, fmt.Errorf("vmap was requested to map its argument along axis %d, which implies that its rank should be at least %d, but is only 0 (its shape is ())", l.axis, axisRankNeeded(l.axis))
 		}
-		rank := a.aval.Rank()
+		rank := a.AVal().Rank()
 		ax := l.axis
 		if ax < 0 {
 			ax += rank
 		}
 		if ax < 0 || ax >= rank {
 			return 0, nil, fmt.Errorf("vmap was requested to map its argument along axis %d, which implies that its rank should be at least %d, but is only %d (its shape is %s)",
-				l.axis, axisRankNeeded(l.axis), rank, trace.Shape(a.aval.Shape))
+				l.axis, axisRankNeeded(l.axis), rank, trace.Shape(a.AVal().Shape))
 		}
 		l.axis = ax
 		mapped = append(mapped, a)
@@ -324,10 +325,10 @@ func (v *Vmapped) mappedLeaves(leaves []vmapLeaf) (int, []*Array, error) {
 		}
 		return v.axisSize, nil, nil
 	}
-	size := sized[0].value.(*Array).aval.Shape[sized[0].axis]
+	size := sized[0].value.(*jstarlark.Array).AVal().Shape[sized[0].axis]
 	consistent := v.axisSize < 0 || v.axisSize == size
 	for _, l := range sized {
-		consistent = consistent && l.value.(*Array).aval.Shape[l.axis] == size
+		consistent = consistent && l.value.(*jstarlark.Array).AVal().Shape[l.axis] == size
 	}
 	if !consistent {
 		return 0, nil, inconsistentSizes(sized, v.axisSize)
@@ -352,7 +353,7 @@ func inconsistentSizes(sized []vmapLeaf, axisSize int) error {
 	}
 	var groups []*group
 	for _, l := range sized {
-		n := l.value.(*Array).aval.Shape[l.axis]
+		n := l.value.(*jstarlark.Array).AVal().Shape[l.axis]
 		i := slices.IndexFunc(groups, func(g *group) bool { return g.size == n })
 		if i < 0 {
 			groups = append(groups, &group{size: n, first: l})
@@ -362,7 +363,7 @@ func inconsistentSizes(sized []vmapLeaf, axisSize int) error {
 	}
 	slices.SortStableFunc(groups, func(a, b *group) int { return b.count - a.count })
 	describe := func(l vmapLeaf) string {
-		return fmt.Sprintf("axis %d of argument %s of type %s", l.axis, l.path, l.value.(*Array).aval.LongString())
+		return fmt.Sprintf("axis %d of argument %s of type %s", l.axis, l.path, l.value.(*jstarlark.Array).AVal().LongString())
 	}
 	var lines []string
 	if axisSize >= 0 {
@@ -382,7 +383,7 @@ func inconsistentSizes(sized []vmapLeaf, axisSize int) error {
 }
 
 // outDims resolves out_axes against the body's result structure.
-func (v *Vmapped) outDims(body *BodyTrace) ([]int, error) {
+func (v *Vmapped) outDims(body *jstarlark.BodyTrace) ([]int, error) {
 	placeholders := make([]starlark.Value, len(body.OutAvals))
 	for i := range placeholders {
 		placeholders[i] = starlark.MakeInt(i)
@@ -419,7 +420,7 @@ func (v *Vmapped) outDims(body *BodyTrace) ([]int, error) {
 func rebuildCall(args starlark.Tuple, kwargs []starlark.Tuple, posLeaves, kwLeaves []starlark.Value) (starlark.Tuple, []starlark.Tuple, error) {
 	rebuilt := make(starlark.Tuple, len(args))
 	for i, a := range args {
-		_, tree, err := FlattenTree("vmap", a)
+		_, tree, err := jstarlark.FlattenTree("vmap", a)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -431,7 +432,7 @@ func rebuildCall(args starlark.Tuple, kwargs []starlark.Tuple, posLeaves, kwLeav
 	}
 	kw := make([]starlark.Tuple, len(kwargs))
 	for i, p := range kwargs {
-		_, tree, err := FlattenTree("vmap", p[1])
+		_, tree, err := jstarlark.FlattenTree("vmap", p[1])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -448,39 +449,39 @@ func rebuildCall(args starlark.Tuple, kwargs []starlark.Tuple, posLeaves, kwLeav
 
 // inlineJaxpr records the equations of j, which has no constvars, in ts,
 // applied to args.
-func inlineJaxpr(ts *Trace, j *trace.Jaxpr, args []*Array) ([]*Array, error) {
+func inlineJaxpr(ts *jstarlark.Trace, j *trace.Jaxpr, args []*jstarlark.Array) ([]*jstarlark.Array, error) {
 	atoms := make([]trace.Atom, len(args))
 	for i, a := range args {
 		var err error
-		if atoms[i], err = ts.atomOf(a); err != nil {
+		if atoms[i], err = ts.AtomOf(a); err != nil {
 			return nil, err
 		}
 	}
-	outs, err := trace.InlineJaxpr(ts.b, j, atoms)
+	outs, err := trace.InlineJaxpr(ts.Builder(), j, atoms)
 	if err != nil {
 		return nil, err
 	}
-	res := make([]*Array, len(outs))
+	res := make([]*jstarlark.Array, len(outs))
 	for i, o := range outs {
-		res[i] = newTracedArray(ts, o)
+		res[i] = jstarlark.NewTracedArray(ts, o)
 	}
 	return res, nil
 }
 
 // vmapLeafPaths names each leaf of a tree as Python indexes it from root:
 // x[0]['a'].
-func vmapLeafPaths(root string, d *TreeDef) []string {
+func vmapLeafPaths(root string, d *jstarlark.TreeDef) []string {
 	var out []string
-	var walk func(path string, d *TreeDef)
-	walk = func(path string, d *TreeDef) {
+	var walk func(path string, d *jstarlark.TreeDef)
+	walk = func(path string, d *jstarlark.TreeDef) {
 		switch d.Kind {
-		case TreeLeaf:
+		case jstarlark.TreeLeaf:
 			out = append(out, path)
-		case TreeDict:
+		case jstarlark.TreeDict:
 			for i, k := range d.Keys {
 				walk(path+"["+strconv.Quote(k)+"]", d.Children[i])
 			}
-		case TreeTuple, TreeList:
+		case jstarlark.TreeTuple, jstarlark.TreeList:
 			for i, c := range d.Children {
 				walk(path+"["+strconv.Itoa(i)+"]", c)
 			}
@@ -492,16 +493,16 @@ func vmapLeafPaths(root string, d *TreeDef) []string {
 
 // vmapDevice finds the device of the mapped arrays (the thread's default
 // when nothing is mapped).
-func vmapDevice(thread *starlark.Thread, mapped []*Array) func() (jit.Device, error) {
+func vmapDevice(thread *starlark.Thread, mapped []*jstarlark.Array) func() (jit.Device, error) {
 	return func() (jit.Device, error) {
 		if len(mapped) > 0 {
 			return mapped[0].Device(), nil
 		}
-		return DefaultDeviceOf(thread)
+		return jstarlark.DefaultDeviceOf(thread)
 	}
 }
 
-func valuesOf(arrays []*Array) []starlark.Value {
+func valuesOf(arrays []*jstarlark.Array) []starlark.Value {
 	out := make([]starlark.Value, len(arrays))
 	for i, a := range arrays {
 		out[i] = a

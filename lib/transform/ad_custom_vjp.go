@@ -1,8 +1,9 @@
-package starlark
+package transform
 
 import (
 	"fmt"
 
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
@@ -28,7 +29,7 @@ func builtinCustomVJP(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "fun", &fun, "nondiff_argnums?", &nondiff); err != nil {
 		return nil, err
 	}
-	nums, err := intsArg("custom_vjp: nondiff_argnums", nondiff)
+	nums, err := jstarlark.IntsArg("custom_vjp: nondiff_argnums", nondiff)
 	if err != nil {
 		return nil, err
 	}
@@ -74,8 +75,8 @@ func (f *CustomVJP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 	if busy {
 		return starlark.Call(thread, f.fun, args, nil)
 	}
-	return ControlFlow(thread, name, devicesOf(thread, diffArgs), func(ts *Trace) (starlark.Value, error) {
-		leaves, tree, err := FlattenTree(name, diffArgs)
+	return jstarlark.ControlFlow(thread, name, devicesOf(thread, diffArgs), func(ts *jstarlark.Trace) (starlark.Value, error) {
+		leaves, tree, err := jstarlark.FlattenTree(name, diffArgs)
 		if err != nil {
 			return nil, err
 		}
@@ -84,14 +85,14 @@ func (f *CustomVJP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 			return nil, err
 		}
 		avals := avalsOfArrays(arrays)
-		full := func(a []*Array) (starlark.Tuple, error) {
+		full := func(a []*jstarlark.Array) (starlark.Tuple, error) {
 			argv, err := tree.Unflatten(arrayValues(a))
 			if err != nil {
 				return nil, err
 			}
 			return mergeNondiff(argv.(starlark.Tuple), fixed, f.nondiff), nil
 		}
-		call, err := TraceBody(ts, name, avals, func(a []*Array) (starlark.Value, error) {
+		call, err := jstarlark.TraceBody(ts, name, avals, func(a []*jstarlark.Array) (starlark.Value, error) {
 			argv, err := full(a)
 			if err != nil {
 				return nil, err
@@ -102,7 +103,7 @@ func (f *CustomVJP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 			return nil, err
 		}
 		fwdWhat := "the custom_vjp fwd of " + name
-		fwd, err := TraceBody(ts, fwdWhat, avals, func(a []*Array) (starlark.Value, error) {
+		fwd, err := jstarlark.TraceBody(ts, fwdWhat, avals, func(a []*jstarlark.Array) (starlark.Value, error) {
 			argv, err := full(a)
 			if err != nil {
 				return nil, err
@@ -142,12 +143,12 @@ func (f *CustomVJP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 			outs = append(outs, v)
 		}
 		fwdJ.OutVars = append(outs, fwd.Jaxpr.OutVars[nOut:]...)
-		bwdJ, err := bwdWithConstZeros(bwd.Jaxpr, append(append(append([]*Array(nil), cc...), fc...), bc...))
+		bwdJ, err := bwdWithConstZeros(bwd.Jaxpr, append(append(append([]*jstarlark.Array(nil), cc...), fc...), bc...))
 		if err != nil {
 			return nil, err
 		}
-		operands := append(append(append(append([]*Array(nil), cc...), fc...), bc...), arrays...)
-		results, err := BindTraced(ts, "custom_vjp_call", trace.Params{
+		operands := append(append(append(append([]*jstarlark.Array(nil), cc...), fc...), bc...), arrays...)
+		results, err := jstarlark.BindTraced(ts, "custom_vjp_call", trace.Params{
 			"call_jaxpr": callJ, "fwd_jaxpr": fwdJ, "bwd_jaxpr": bwdJ,
 			"num_res": len(bc) + len(resAvals), "symbolic_zeros": false,
 		}, operands...)
@@ -161,11 +162,11 @@ func (f *CustomVJP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 // traceBwd traces bwd(*nondiff, residuals, output_cotangent) into a jaxpr
 // of (closed-over values, residuals, cotangents) -> one cotangent per leaf
 // of the differentiable arguments, checking what bwd returns.
-func (f *CustomVJP) traceBwd(ts *Trace, name string, argTree *TreeDef, argAvals []trace.AVal, fixed starlark.Tuple,
-	resTree *TreeDef, resAvals []trace.AVal, outTree *TreeDef, outAvals []trace.AVal) (*BodyTrace, error) {
+func (f *CustomVJP) traceBwd(ts *jstarlark.Trace, name string, argTree *jstarlark.TreeDef, argAvals []trace.AVal, fixed starlark.Tuple,
+	resTree *jstarlark.TreeDef, resAvals []trace.AVal, outTree *jstarlark.TreeDef, outAvals []trace.AVal) (*jstarlark.BodyTrace, error) {
 	what := "the custom_vjp bwd of " + name
 	nRes := len(resAvals)
-	return TraceBody(ts, what, append(append([]trace.AVal(nil), resAvals...), outAvals...), func(a []*Array) (starlark.Value, error) {
+	return jstarlark.TraceBody(ts, what, append(append([]trace.AVal(nil), resAvals...), outAvals...), func(a []*jstarlark.Array) (starlark.Value, error) {
 		res, err := resTree.Unflatten(arrayValues(a[:nRes]))
 		if err != nil {
 			return nil, err
@@ -194,7 +195,7 @@ func (f *CustomVJP) traceBwd(ts *Trace, name string, argTree *TreeDef, argAvals 
 				"and in particular must produce a tuple of length equal to the number of arguments to the primal function, "+
 				"but %s returned %d cotangent(s) for %d argument(s)", what, len(cts), len(argTree.Children))
 		}
-		inner := currentTraceOf(ts.Thread)
+		inner := jstarlark.CurrentTraceOf(ts.Thread)
 		var leaves []starlark.Value
 		k := 0
 		for i, c := range cts {
@@ -211,7 +212,7 @@ func (f *CustomVJP) traceBwd(ts *Trace, name string, argTree *TreeDef, argAvals 
 				k += n
 				continue
 			}
-			cl, ctree, err := FlattenTree(what, c)
+			cl, ctree, err := jstarlark.FlattenTree(what, c)
 			if err != nil {
 				return nil, err
 			}
@@ -220,14 +221,14 @@ func (f *CustomVJP) traceBwd(ts *Trace, name string, argTree *TreeDef, argAvals 
 					"but %s returned %s for argument %d of structure %s", what, ctree, i, want)
 			}
 			for j, l := range cl {
-				arr, err := LeafArray(what, l, ts.Device)
+				arr, err := jstarlark.LeafArray(what, l, ts.Device)
 				if err != nil {
 					return nil, err
 				}
-				if want := argAvals[k+j]; !arr.aval.SameType(want) {
+				if want := argAvals[k+j]; !arr.AVal().SameType(want) {
 					return nil, fmt.Errorf("Custom VJP bwd rule must produce an output with shape/dtypes as args tuple of the primal function, "+
 						"but %s produced an output of shape/dtype %s for argument %d, whose shape/dtype is %s",
-						what, arr.aval.LongString(), i, want.LongString())
+						what, arr.AVal().LongString(), i, want.LongString())
 				}
 				leaves = append(leaves, arr)
 			}
@@ -239,7 +240,7 @@ func (f *CustomVJP) traceBwd(ts *Trace, name string, argTree *TreeDef, argAvals 
 
 // bwdWithConstZeros makes bwd's jaxpr return zero cotangents for the
 // closed-over operands (consts) before the arguments' cotangents.
-func bwdWithConstZeros(bwd *trace.Jaxpr, consts []*Array) (*trace.Jaxpr, error) {
+func bwdWithConstZeros(bwd *trace.Jaxpr, consts []*jstarlark.Array) (*trace.Jaxpr, error) {
 	b := trace.NewBuilder()
 	in := make([]trace.Atom, len(bwd.InVars))
 	for i, v := range bwd.InVars {
@@ -253,7 +254,7 @@ func bwdWithConstZeros(bwd *trace.Jaxpr, consts []*Array) (*trace.Jaxpr, error) 
 	var zeros []trace.Atom
 	if err := trace.Catch(func() {
 		for _, c := range consts {
-			zeros = append(zeros, e.Zeros(trace.AVal{Shape: c.aval.Shape, DType: c.aval.DType}))
+			zeros = append(zeros, e.Zeros(trace.AVal{Shape: c.AVal().Shape, DType: c.AVal().DType}))
 		}
 	}); err != nil {
 		return nil, err

@@ -1,8 +1,9 @@
-package starlark
+package transform
 
 import (
 	"fmt"
 
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"github.com/jaxsh/jaxsh/trace/ad"
 	"go.starlark.net/starlark"
@@ -26,12 +27,12 @@ func primalArgs(name, what string, v starlark.Value) (starlark.Tuple, error) {
 }
 
 // splitAux splits a has_aux function's traced result: (output, aux).
-func splitAux(name string, bt *BodyTrace, hasAux bool) (out *TreeDef, nOut int, err error) {
+func splitAux(name string, bt *jstarlark.BodyTrace, hasAux bool) (out *jstarlark.TreeDef, nOut int, err error) {
 	if !hasAux {
 		return bt.OutTree, len(bt.OutAvals), nil
 	}
 	t := bt.OutTree
-	if t.Kind != TreeTuple && t.Kind != TreeList || len(t.Children) != 2 {
+	if t.Kind != jstarlark.TreeTuple && t.Kind != jstarlark.TreeList || len(t.Children) != 2 {
 		return nil, 0, fmt.Errorf("has_aux=True requires fun to return a pair (output, aux), but it returned %s", describeOut(t))
 	}
 	return t.Children[0], t.Children[0].NumLeaves(), nil
@@ -54,12 +55,12 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err != nil {
 		return nil, err
 	}
-	return ControlFlow(thread, name, devicesOf(thread, primals, tangents), func(ts *Trace) (starlark.Value, error) {
-		leaves, tree, err := FlattenTree(name, primals)
+	return jstarlark.ControlFlow(thread, name, devicesOf(thread, primals, tangents), func(ts *jstarlark.Trace) (starlark.Value, error) {
+		leaves, tree, err := jstarlark.FlattenTree(name, primals)
 		if err != nil {
 			return nil, err
 		}
-		tleaves, ttree, err := FlattenTree(name, tangents)
+		tleaves, ttree, err := jstarlark.FlattenTree(name, tangents)
 		if err != nil {
 			return nil, err
 		}
@@ -70,9 +71,9 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		if err != nil {
 			return nil, err
 		}
-		var tarrays []*Array
+		var tarrays []*jstarlark.Array
 		for i, l := range tleaves {
-			p := arrays[i].aval
+			p := arrays[i].AVal()
 			if !p.DType.IsInexact() {
 				continue // an integer primal's tangent (float0 in JAX) carries nothing
 			}
@@ -101,7 +102,7 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		if err != nil {
 			return nil, adError(name, err)
 		}
-		in := append(append(append([]*Array(nil), bt.Consts...), arrays...), tarrays...)
+		in := append(append(append([]*jstarlark.Array(nil), bt.Consts...), arrays...), tarrays...)
 		outs, err := applyJaxpr(ts, jv, in)
 		if err != nil {
 			return nil, err
@@ -110,7 +111,7 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		tangentsOut := make([]starlark.Value, nOut)
 		k := all
 		for i := range all {
-			var t *Array
+			var t *jstarlark.Array
 			if outTangent[i] {
 				t = outs[k]
 				k++
@@ -146,20 +147,20 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 
 // tangentLeaf reads a tangent for a primal of aval p: an array of the
 // same shape and dtype, or a Python number.
-func tangentLeaf(name string, l starlark.Value, p trace.AVal, ts *Trace) (*Array, error) {
-	if t, ok := ScalarType(l); ok && p.Rank() == 0 {
+func tangentLeaf(name string, l starlark.Value, p trace.AVal, ts *jstarlark.Trace) (*jstarlark.Array, error) {
+	if t, ok := jstarlark.ScalarType(l); ok && p.Rank() == 0 {
 		t.DType, t.Weak = p.DType, false
-		return ArrayFromValue(name, l, t, ts.Device)
+		return jstarlark.ArrayFromValue(name, l, t, ts.Device)
 	}
-	a, err := LeafArray(name, l, ts.Device)
+	a, err := jstarlark.LeafArray(name, l, ts.Device)
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case !a.aval.Shape.Equal(p.Shape):
-		return nil, fmt.Errorf("%s called with different primal and tangent shapes; got primal shape %s and tangent shape %s", name, p.Shape, a.aval.Shape)
-	case a.aval.DType != p.DType:
-		return nil, fmt.Errorf("primal and tangent arguments do not match; dtypes must be equal: got primal dtype %s and tangent dtype %s", p.DType, a.aval.DType)
+	case !a.AVal().Shape.Equal(p.Shape):
+		return nil, fmt.Errorf("%s called with different primal and tangent shapes; got primal shape %s and tangent shape %s", name, p.Shape, a.AVal().Shape)
+	case a.AVal().DType != p.DType:
+		return nil, fmt.Errorf("primal and tangent arguments do not match; dtypes must be equal: got primal dtype %s and tangent dtype %s", p.DType, a.AVal().DType)
 	}
 	return a, nil
 }
@@ -170,11 +171,11 @@ func tangentLeaf(name string, l starlark.Value, p trace.AVal, ts *Trace) (*Array
 type vjpFun struct {
 	name     string
 	bwd      *trace.Jaxpr
-	res      []*Array
-	outTree  *TreeDef
+	res      []*jstarlark.Array
+	outTree  *jstarlark.TreeDef
 	outAvals []trace.AVal
 	hasCT    []bool // which outputs take a cotangent (the inexact ones)
-	inTree   *TreeDef
+	inTree   *jstarlark.TreeDef
 	inAvals  []trace.AVal
 	diff     []bool
 }
@@ -184,15 +185,15 @@ func (f *vjpFun) call(thread *starlark.Thread, _ *starlark.Builtin, args starlar
 	if err := starlark.UnpackPositionalArgs(f.name, args, kwargs, 1, &ct); err != nil {
 		return nil, err
 	}
-	return ControlFlow(thread, f.name, devicesOf(thread, ct, arrayTuple(f.res)), func(ts *Trace) (starlark.Value, error) {
-		leaves, tree, err := FlattenTree(f.name, ct)
+	return jstarlark.ControlFlow(thread, f.name, devicesOf(thread, ct, arrayTuple(f.res)), func(ts *jstarlark.Trace) (starlark.Value, error) {
+		leaves, tree, err := jstarlark.FlattenTree(f.name, ct)
 		if err != nil {
 			return nil, err
 		}
 		if !tree.Equal(f.outTree) {
 			return nil, fmt.Errorf("the cotangent must have the structure of the function's output %s, got %s", f.outTree, tree)
 		}
-		in := append([]*Array(nil), f.res...)
+		in := append([]*jstarlark.Array(nil), f.res...)
 		for i, l := range leaves {
 			if !f.hasCT[i] {
 				continue
@@ -223,7 +224,7 @@ func (f *vjpFun) call(thread *starlark.Thread, _ *starlark.Builtin, args starlar
 	})
 }
 
-func arrayTuple(arrays []*Array) starlark.Tuple { return starlark.Tuple(arrayValues(arrays)) }
+func arrayTuple(arrays []*jstarlark.Array) starlark.Tuple { return starlark.Tuple(arrayValues(arrays)) }
 
 // vjp(fun, *primals, has_aux=False) -> (primals_out, vjp_fun[, aux])
 func builtinVJP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -262,12 +263,12 @@ func builtinLinearize(thread *starlark.Thread, b *starlark.Builtin, args starlar
 func forwardAndLinear(thread *starlark.Thread, name string, fun starlark.Callable, primals starlark.Tuple, hasAux, reverse bool) (starlark.Value, error) {
 	var lin *ad.Linearized
 	var bwd *trace.Jaxpr
-	var bt *BodyTrace
-	var inTree, outTree *TreeDef
+	var bt *jstarlark.BodyTrace
+	var inTree, outTree *jstarlark.TreeDef
 	var nOut int
 	var inAvals []trace.AVal
-	result, err := ControlFlow(thread, name, devicesOf(thread, primals), func(ts *Trace) (starlark.Value, error) {
-		leaves, tree, err := FlattenTree(name, primals)
+	result, err := jstarlark.ControlFlow(thread, name, devicesOf(thread, primals), func(ts *jstarlark.Trace) (starlark.Value, error) {
+		leaves, tree, err := jstarlark.FlattenTree(name, primals)
 		if err != nil {
 			return nil, err
 		}
@@ -299,7 +300,7 @@ func forwardAndLinear(thread *starlark.Thread, name string, fun starlark.Callabl
 				return nil, adError(name, err)
 			}
 		}
-		outs, err := applyJaxpr(ts, lin.Forward, append(append([]*Array(nil), bt.Consts...), arrays...))
+		outs, err := applyJaxpr(ts, lin.Forward, append(append([]*jstarlark.Array(nil), bt.Consts...), arrays...))
 		if err != nil {
 			return nil, err
 		}
@@ -311,9 +312,9 @@ func forwardAndLinear(thread *starlark.Thread, name string, fun starlark.Callabl
 	}
 	parts := result.(starlark.Tuple)
 	outs, res := parts[0].(starlark.Tuple), parts[1].(starlark.Tuple)
-	resArrays := make([]*Array, len(res))
+	resArrays := make([]*jstarlark.Array, len(res))
 	for i, r := range res {
-		resArrays[i] = r.(*Array)
+		resArrays[i] = r.(*jstarlark.Array)
 	}
 	primalOut, err := outTree.Unflatten(outs[:nOut])
 	if err != nil {
@@ -375,10 +376,10 @@ func vjpBackward(lin *ad.Linearized, full *trace.Jaxpr, nOut int) (*trace.Jaxpr,
 type linearFun struct {
 	name     string
 	lin      *ad.Linearized
-	res      []*Array
-	inTree   *TreeDef
+	res      []*jstarlark.Array
+	inTree   *jstarlark.TreeDef
 	inAvals  []trace.AVal
-	outTree  *TreeDef
+	outTree  *jstarlark.TreeDef
 	outAvals []trace.AVal
 	nOut     int
 }
@@ -387,15 +388,15 @@ func (f *linearFun) call(thread *starlark.Thread, _ *starlark.Builtin, args star
 	if len(kwargs) > 0 {
 		return nil, fmt.Errorf("unexpected keyword argument %s", kwargs[0][0])
 	}
-	return ControlFlow(thread, f.name, devicesOf(thread, args, arrayTuple(f.res)), func(ts *Trace) (starlark.Value, error) {
-		leaves, tree, err := FlattenTree(f.name, args)
+	return jstarlark.ControlFlow(thread, f.name, devicesOf(thread, args, arrayTuple(f.res)), func(ts *jstarlark.Trace) (starlark.Value, error) {
+		leaves, tree, err := jstarlark.FlattenTree(f.name, args)
 		if err != nil {
 			return nil, err
 		}
 		if !tree.Equal(f.inTree) {
 			return nil, fmt.Errorf("the tangents must have the structure of the primals %s, got %s", f.inTree, tree)
 		}
-		in := append([]*Array(nil), f.res...)
+		in := append([]*jstarlark.Array(nil), f.res...)
 		nConsts := len(f.lin.Diff) - len(f.inAvals)
 		for i, l := range leaves {
 			if !f.lin.Diff[nConsts+i] {

@@ -1,10 +1,11 @@
-package starlark
+package transform
 
 import (
 	"errors"
 	"fmt"
 
 	"github.com/jaxsh/jaxsh/jit"
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"github.com/jaxsh/jaxsh/trace/ad"
 	"go.starlark.net/starlark"
@@ -54,26 +55,26 @@ func adError(_ string, err error) error {
 func devicesOf(thread *starlark.Thread, vals ...starlark.Value) func() (jit.Device, error) {
 	return func() (jit.Device, error) {
 		for _, v := range vals {
-			leaves, _, err := FlattenTree("", v)
+			leaves, _, err := jstarlark.FlattenTree("", v)
 			if err != nil {
 				return nil, err
 			}
 			for _, l := range leaves {
-				if a, ok := l.(*Array); ok {
+				if a, ok := l.(*jstarlark.Array); ok {
 					return a.Device(), nil
 				}
 			}
 		}
-		return DefaultDeviceOf(thread)
+		return jstarlark.DefaultDeviceOf(thread)
 	}
 }
 
 // leafArrays converts a pytree's leaves to arrays (numbers become weakly
 // typed arrays).
-func leafArrays(name string, leaves []starlark.Value, dev jit.Device) ([]*Array, error) {
-	out := make([]*Array, len(leaves))
+func leafArrays(name string, leaves []starlark.Value, dev jit.Device) ([]*jstarlark.Array, error) {
+	out := make([]*jstarlark.Array, len(leaves))
 	for i, l := range leaves {
-		a, err := LeafArray(name, l, dev)
+		a, err := jstarlark.LeafArray(name, l, dev)
 		if err != nil {
 			return nil, err
 		}
@@ -82,15 +83,15 @@ func leafArrays(name string, leaves []starlark.Value, dev jit.Device) ([]*Array,
 	return out, nil
 }
 
-func avalsOfArrays(arrays []*Array) []trace.AVal {
+func avalsOfArrays(arrays []*jstarlark.Array) []trace.AVal {
 	out := make([]trace.AVal, len(arrays))
 	for i, a := range arrays {
-		out[i] = a.aval
+		out[i] = a.AVal()
 	}
 	return out
 }
 
-func arrayValues(arrays []*Array) []starlark.Value {
+func arrayValues(arrays []*jstarlark.Array) []starlark.Value {
 	out := make([]starlark.Value, len(arrays))
 	for i, a := range arrays {
 		out[i] = a
@@ -100,8 +101,8 @@ func arrayValues(arrays []*Array) []starlark.Value {
 
 // traceFun traces fn called with the pytree of positional arguments tree
 // (whose leaves have avals) and kwargs.
-func traceFun(ts *Trace, name string, fn starlark.Callable, tree *TreeDef, avals []trace.AVal, kwargs []starlark.Tuple) (*BodyTrace, error) {
-	return TraceBody(ts, name, avals, func(args []*Array) (starlark.Value, error) {
+func traceFun(ts *jstarlark.Trace, name string, fn starlark.Callable, tree *jstarlark.TreeDef, avals []trace.AVal, kwargs []starlark.Tuple) (*jstarlark.BodyTrace, error) {
+	return jstarlark.TraceBody(ts, name, avals, func(args []*jstarlark.Array) (starlark.Value, error) {
 		argv, err := tree.Unflatten(arrayValues(args))
 		if err != nil {
 			return nil, err
@@ -111,44 +112,44 @@ func traceFun(ts *Trace, name string, fn starlark.Callable, tree *TreeDef, avals
 }
 
 // applyJaxpr emits j applied to args into ts and returns its outputs.
-func applyJaxpr(ts *Trace, j *trace.Jaxpr, args []*Array) ([]*Array, error) {
+func applyJaxpr(ts *jstarlark.Trace, j *trace.Jaxpr, args []*jstarlark.Array) ([]*jstarlark.Array, error) {
 	atoms := make([]trace.Atom, len(args))
 	for i, a := range args {
-		at, err := ts.atomOf(a)
+		at, err := ts.AtomOf(a)
 		if err != nil {
 			return nil, err
 		}
 		atoms[i] = at
 	}
-	outs, err := ts.b.Apply(j, atoms)
+	outs, err := ts.Builder().Apply(j, atoms)
 	if err != nil {
 		return nil, err
 	}
-	res := make([]*Array, len(outs))
+	res := make([]*jstarlark.Array, len(outs))
 	for i, o := range outs {
-		res[i] = newTracedArray(ts, o)
+		res[i] = jstarlark.NewTracedArray(ts, o)
 	}
 	return res, nil
 }
 
 // zerosArray is an array of zeros of aval in ts.
-func zerosArray(ts *Trace, aval trace.AVal) (*Array, error) {
-	e := &trace.Emitter{B: ts.b, Pos: ts.position()}
+func zerosArray(ts *jstarlark.Trace, aval trace.AVal) (*jstarlark.Array, error) {
+	e := &trace.Emitter{B: ts.Builder(), Pos: ts.Position()}
 	var z trace.Atom
 	if err := trace.Catch(func() { z = e.Zeros(trace.AVal{Shape: aval.Shape, DType: aval.DType}) }); err != nil {
 		return nil, err
 	}
-	return newTracedArray(ts, z), nil
+	return jstarlark.NewTracedArray(ts, z), nil
 }
 
 // onesArray is an array of ones of aval in ts.
-func onesArray(ts *Trace, aval trace.AVal) (*Array, error) {
-	e := &trace.Emitter{B: ts.b, Pos: ts.position()}
+func onesArray(ts *jstarlark.Trace, aval trace.AVal) (*jstarlark.Array, error) {
+	e := &trace.Emitter{B: ts.Builder(), Pos: ts.Position()}
 	var z trace.Atom
 	if err := trace.Catch(func() { z = e.Full(1, trace.AVal{Shape: aval.Shape, DType: aval.DType}) }); err != nil {
 		return nil, err
 	}
-	return newTracedArray(ts, z), nil
+	return jstarlark.NewTracedArray(ts, z), nil
 }
 
 // argLeafRanges gives the range of leaves of each positional argument.
@@ -156,7 +157,7 @@ func argLeafRanges(name string, args starlark.Tuple) ([][2]int, error) {
 	out := make([][2]int, len(args))
 	n := 0
 	for i, a := range args {
-		leaves, _, err := FlattenTree(name, a)
+		leaves, _, err := jstarlark.FlattenTree(name, a)
 		if err != nil {
 			return nil, err
 		}

@@ -1,8 +1,9 @@
-package starlark
+package transform
 
 import (
 	"fmt"
 
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace/ad"
 	"go.starlark.net/starlark"
 )
@@ -35,7 +36,7 @@ func parseGradArgs(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.T
 		}
 		o.argnums, o.single = []int{int(n)}, true
 	case starlark.Tuple, *starlark.List:
-		nums, err := intsArg(o.name+": argnums", a)
+		nums, err := jstarlark.IntsArg(o.name+": argnums", a)
 		if err != nil {
 			return nil, err
 		}
@@ -86,8 +87,8 @@ func (o *gradOptions) call(thread *starlark.Thread, _ *starlark.Builtin, args st
 	if err != nil {
 		return nil, err
 	}
-	return ControlFlow(thread, name, devicesOf(thread, args), func(ts *Trace) (starlark.Value, error) {
-		leaves, tree, err := FlattenTree(name, args)
+	return jstarlark.ControlFlow(thread, name, devicesOf(thread, args), func(ts *jstarlark.Trace) (starlark.Value, error) {
+		leaves, tree, err := jstarlark.FlattenTree(name, args)
 		if err != nil {
 			return nil, err
 		}
@@ -115,12 +116,12 @@ func (o *gradOptions) call(thread *starlark.Thread, _ *starlark.Builtin, args st
 		}
 		outTree := bt.OutTree
 		if o.hasAux {
-			if outTree.Kind != TreeTuple && outTree.Kind != TreeList || len(outTree.Children) != 2 {
+			if outTree.Kind != jstarlark.TreeTuple && outTree.Kind != jstarlark.TreeList || len(outTree.Children) != 2 {
 				return nil, fmt.Errorf("has_aux=True requires fun to return a pair (output, aux), but it returned %s", describeOut(outTree))
 			}
 			outTree = outTree.Children[0]
 		}
-		if outTree.Kind != TreeLeaf {
+		if outTree.Kind != jstarlark.TreeLeaf {
 			return nil, fmt.Errorf("Gradient only defined for scalar-output functions, but fun returned %s", describeOut(outTree))
 		}
 		out := bt.OutAvals[0]
@@ -141,7 +142,7 @@ func (o *gradOptions) call(thread *starlark.Thread, _ *starlark.Builtin, args st
 		if err != nil {
 			return nil, adError(name, err)
 		}
-		outs, err := applyJaxpr(ts, g, append(append([]*Array(nil), bt.Consts...), arrays...))
+		outs, err := applyJaxpr(ts, g, append(append([]*jstarlark.Array(nil), bt.Consts...), arrays...))
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +162,7 @@ func (o *gradOptions) call(thread *starlark.Thread, _ *starlark.Builtin, args st
 					grads = grads[1:]
 					continue
 				}
-				z, err := zerosArray(ts, arrays[k].aval)
+				z, err := zerosArray(ts, arrays[k].AVal())
 				if err != nil {
 					return nil, err
 				}
@@ -186,8 +187,8 @@ func (o *gradOptions) call(thread *starlark.Thread, _ *starlark.Builtin, args st
 }
 
 // describeOut describes a function's result structure for messages.
-func describeOut(d *TreeDef) string {
-	if d.Kind == TreeLeaf {
+func describeOut(d *jstarlark.TreeDef) string {
+	if d.Kind == jstarlark.TreeLeaf {
 		return "a single array"
 	}
 	return d.String()

@@ -1,9 +1,10 @@
-package starlark
+package transform
 
 import (
 	"fmt"
 	"slices"
 
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
@@ -69,11 +70,11 @@ func withInputs(j *trace.Jaxpr, before []trace.AVal, split int, mid []trace.AVal
 	return &r
 }
 
-func constAvals(arrays []*Array) []trace.AVal { return avalsOfArrays(arrays) }
+func constAvals(arrays []*jstarlark.Array) []trace.AVal { return avalsOfArrays(arrays) }
 
 // checkSameOutputs requires a rule's primal output to have the function's
 // structure and types.
-func checkSameOutputs(what string, tree *TreeDef, avals []trace.AVal, wantTree *TreeDef, want []trace.AVal) error {
+func checkSameOutputs(what string, tree *jstarlark.TreeDef, avals []trace.AVal, wantTree *jstarlark.TreeDef, want []trace.AVal) error {
 	if !tree.Equal(wantTree) {
 		return fmt.Errorf("%s must produce a primal output with the structure of the function's output %s, got %s", what, wantTree, tree)
 	}
@@ -124,7 +125,7 @@ func builtinCustomJVP(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "fun", &fun, "nondiff_argnums?", &nondiff); err != nil {
 		return nil, err
 	}
-	nums, err := intsArg("custom_jvp: nondiff_argnums", nondiff)
+	nums, err := jstarlark.IntsArg("custom_jvp: nondiff_argnums", nondiff)
 	if err != nil {
 		return nil, err
 	}
@@ -184,8 +185,8 @@ func (f *CustomJVP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 	if busy {
 		return starlark.Call(thread, f.fun, args, nil)
 	}
-	return ControlFlow(thread, name, devicesOf(thread, diffArgs), func(ts *Trace) (starlark.Value, error) {
-		leaves, tree, err := FlattenTree(name, diffArgs)
+	return jstarlark.ControlFlow(thread, name, devicesOf(thread, diffArgs), func(ts *jstarlark.Trace) (starlark.Value, error) {
+		leaves, tree, err := jstarlark.FlattenTree(name, diffArgs)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +198,7 @@ func (f *CustomJVP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 		primal := func(th *starlark.Thread, argv starlark.Tuple) (starlark.Value, error) {
 			return starlark.Call(th, f.fun, mergeNondiff(argv, fixed, f.nondiff), nil)
 		}
-		call, err := TraceBody(ts, name, avals, func(a []*Array) (starlark.Value, error) {
+		call, err := jstarlark.TraceBody(ts, name, avals, func(a []*jstarlark.Array) (starlark.Value, error) {
 			argv, err := tree.Unflatten(arrayValues(a))
 			if err != nil {
 				return nil, err
@@ -209,7 +210,7 @@ func (f *CustomJVP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 		}
 		n := len(arrays)
 		what := "the custom_jvp rule of " + name
-		rule, err := TraceBody(ts, what, append(append([]trace.AVal(nil), avals...), avals...), func(a []*Array) (starlark.Value, error) {
+		rule, err := jstarlark.TraceBody(ts, what, append(append([]trace.AVal(nil), avals...), avals...), func(a []*jstarlark.Array) (starlark.Value, error) {
 			primals, err := tree.Unflatten(arrayValues(a[:n]))
 			if err != nil {
 				return nil, err
@@ -263,8 +264,8 @@ func (f *CustomJVP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 		if dropRuleOutputs {
 			ruleJ.OutVars = nil
 		}
-		operands := append(append(append([]*Array(nil), cc...), jc...), arrays...)
-		outs, err := BindTraced(ts, "custom_jvp_call", trace.Params{
+		operands := append(append(append([]*jstarlark.Array(nil), cc...), jc...), arrays...)
+		outs, err := jstarlark.BindTraced(ts, "custom_jvp_call", trace.Params{
 			"call_jaxpr": callJ, "jvp_jaxpr": ruleJ, "num_consts": len(cc) + len(jc), "symbolic_zeros": false,
 		}, operands...)
 		if err != nil {
@@ -302,14 +303,14 @@ func (f *CustomJVP) sumJVPs(thread *starlark.Thread, primal func(*starlark.Threa
 		}
 	}
 	if total == nil {
-		leaves, tree, err := FlattenTree("defjvps", ans)
+		leaves, tree, err := jstarlark.FlattenTree("defjvps", ans)
 		if err != nil {
 			return nil, err
 		}
 		zeros := make([]starlark.Value, len(leaves))
 		for i, l := range leaves {
-			a := l.(*Array)
-			z, err := zerosArray(a.tr.ts, a.aval)
+			a := l.(*jstarlark.Array)
+			z, err := zerosArray(a.Trace(), a.AVal())
 			if err != nil {
 				return nil, err
 			}
@@ -324,11 +325,11 @@ func (f *CustomJVP) sumJVPs(thread *starlark.Thread, primal func(*starlark.Threa
 
 // addTrees adds two pytrees of arrays leaf by leaf.
 func addTrees(a, b starlark.Value) (starlark.Value, error) {
-	al, at, err := FlattenTree("defjvps", a)
+	al, at, err := jstarlark.FlattenTree("defjvps", a)
 	if err != nil {
 		return nil, err
 	}
-	bl, bt, err := FlattenTree("defjvps", b)
+	bl, bt, err := jstarlark.FlattenTree("defjvps", b)
 	if err != nil {
 		return nil, err
 	}
@@ -337,12 +338,12 @@ func addTrees(a, b starlark.Value) (starlark.Value, error) {
 	}
 	sums := make([]starlark.Value, len(al))
 	for i := range al {
-		x, ok1 := al[i].(*Array)
-		y, ok2 := bl[i].(*Array)
+		x, ok1 := al[i].(*jstarlark.Array)
+		y, ok2 := bl[i].(*jstarlark.Array)
 		if !ok1 || !ok2 {
 			return nil, fmt.Errorf("defjvps: the rules must return arrays")
 		}
-		s, err := Bind1("add", nil, x, y)
+		s, err := jstarlark.Bind1("add", nil, x, y)
 		if err != nil {
 			return nil, err
 		}

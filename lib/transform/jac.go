@@ -1,9 +1,10 @@
-package starlark
+package transform
 
 import (
 	"fmt"
 
 	"github.com/jaxsh/jaxsh/jit"
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
@@ -48,7 +49,7 @@ func (j *jacobianFun) Hash() (uint32, error) { return starlark.String(j.Name()).
 
 // jacfwd(fun, argnums=0, has_aux=False, holomorphic=False) and
 // jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False)
-func builtinJacobian(forward bool) BuiltinFunc {
+func builtinJacobian(forward bool) jstarlark.BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		j, err := parseJacobian(b.Name(), args, kwargs, forward)
 		if err != nil {
@@ -143,7 +144,7 @@ func (j *jacobianFun) CallInternal(thread *starlark.Thread, args starlark.Tuple,
 		}
 		return starlark.Call(thread, j.fun, full, kwargs)
 	})
-	inLeaves, inTree, err := FlattenTree(name, dyn)
+	inLeaves, inTree, err := jstarlark.FlattenTree(name, dyn)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func (j *jacobianFun) CallInternal(thread *starlark.Thread, args starlark.Tuple,
 			return nil, fmt.Errorf("%s requires real-valued %s (a floating dtype), but got %s", name, what, a.DType())
 		}
 	}
-	var outTree *TreeDef
+	var outTree *jstarlark.TreeDef
 	var blocks []starlark.Value
 	var aux starlark.Value
 	if j.forward {
@@ -193,38 +194,38 @@ func (j *jacobianFun) CallInternal(thread *starlark.Thread, args starlark.Tuple,
 // standardBasis is the identity over the leaves: for leaves of sizes
 // n_1..n_k (N in all), leaf i's part is [N] + shape_i with ones where the
 // row is the element's flat index offset by the sizes before it.
-func standardBasis(dev jit.Device, avals []trace.AVal) ([]*Array, int, error) {
+func standardBasis(dev jit.Device, avals []trace.AVal) ([]*jstarlark.Array, int, error) {
 	total := 0
 	for _, a := range avals {
 		total += a.Size()
 	}
-	out := make([]*Array, len(avals))
+	out := make([]*jstarlark.Array, len(avals))
 	offset := 0
 	for i, a := range avals {
 		size := a.Size()
-		rows, err := IotaOf(dev, trace.Int32, []int{total, size}, 0)
+		rows, err := jstarlark.IotaOf(dev, trace.Int32, []int{total, size}, 0)
 		if err != nil {
 			return nil, 0, err
 		}
-		cols, err := IotaOf(dev, trace.Int32, []int{total, size}, 1)
+		cols, err := jstarlark.IotaOf(dev, trace.Int32, []int{total, size}, 1)
 		if err != nil {
 			return nil, 0, err
 		}
-		off, err := Const(dev, trace.Int32, starlark.MakeInt(offset))
+		off, err := jstarlark.Const(dev, trace.Int32, starlark.MakeInt(offset))
 		if err != nil {
 			return nil, 0, err
 		}
-		if cols, err = Bind1("add", nil, cols, off); err != nil {
+		if cols, err = jstarlark.Bind1("add", nil, cols, off); err != nil {
 			return nil, 0, err
 		}
-		eye, err := Bind1("eq", nil, rows, cols)
+		eye, err := jstarlark.Bind1("eq", nil, rows, cols)
 		if err != nil {
 			return nil, 0, err
 		}
-		if eye, err = Bind1("convert_element_type", trace.Params{"new_dtype": a.DType, "weak_type": false}, eye); err != nil {
+		if eye, err = jstarlark.Bind1("convert_element_type", trace.Params{"new_dtype": a.DType, "weak_type": false}, eye); err != nil {
 			return nil, 0, err
 		}
-		if out[i], err = ReshapeTo(eye, append([]int{total}, a.Shape...)); err != nil {
+		if out[i], err = jstarlark.ReshapeTo(eye, append([]int{total}, a.Shape...)); err != nil {
 			return nil, 0, err
 		}
 		offset += size
@@ -236,7 +237,7 @@ func standardBasis(dev jit.Device, avals []trace.AVal) ([]*Array, int, error) {
 // basis), the basis axis of each tangent output last. It returns the
 // outputs' structure and, per output leaf, the arguments' structure of its
 // Jacobian blocks.
-func (j *jacobianFun) forwardJacobian(thread *starlark.Thread, partial starlark.Callable, inArrays []*Array, inTree *TreeDef, dev jit.Device) (*TreeDef, []starlark.Value, starlark.Value, error) {
+func (j *jacobianFun) forwardJacobian(thread *starlark.Thread, partial starlark.Callable, inArrays []*jstarlark.Array, inTree *jstarlark.TreeDef, dev jit.Device) (*jstarlark.TreeDef, []starlark.Value, starlark.Value, error) {
 	basis, _, err := standardBasis(dev, avalsOfArrays(inArrays))
 	if err != nil {
 		return nil, nil, nil, err
@@ -275,23 +276,23 @@ func (j *jacobianFun) forwardJacobian(thread *starlark.Thread, partial starlark.
 	if j.hasAux {
 		aux = parts[2]
 	}
-	outLeaves, outTree, err := FlattenTree(j.Name(), jacFlat)
+	outLeaves, outTree, err := jstarlark.FlattenTree(j.Name(), jacFlat)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	blocks := make([]starlark.Value, len(outLeaves))
 	for o, l := range outLeaves {
-		a := l.(*Array)
+		a := l.(*jstarlark.Array)
 		last := a.NDim() - 1
 		outShape := a.Shape()[:last]
 		pieces := make([]starlark.Value, len(inArrays))
 		offset := 0
 		for i, in := range inArrays {
-			p, err := SliceInDim(a, last, offset, offset+in.Size())
+			p, err := jstarlark.SliceInDim(a, last, offset, offset+in.Size())
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			if pieces[i], err = ReshapeTo(p, append(outShape.Clone(), in.Shape()...)); err != nil {
+			if pieces[i], err = jstarlark.ReshapeTo(p, append(outShape.Clone(), in.Shape()...)); err != nil {
 				return nil, nil, nil, err
 			}
 			offset += in.Size()
@@ -306,7 +307,7 @@ func (j *jacobianFun) forwardJacobian(thread *starlark.Thread, partial starlark.
 // reverseJacobian: vmap over the output basis of the vjp's pullback; the
 // basis axis of each cotangent comes first and is split into the outputs'
 // shapes.
-func (j *jacobianFun) reverseJacobian(thread *starlark.Thread, partial starlark.Callable, inArrays []*Array, inTree *TreeDef, dev jit.Device) (*TreeDef, []starlark.Value, starlark.Value, error) {
+func (j *jacobianFun) reverseJacobian(thread *starlark.Thread, partial starlark.Callable, inArrays []*jstarlark.Array, inTree *jstarlark.TreeDef, dev jit.Device) (*jstarlark.TreeDef, []starlark.Value, starlark.Value, error) {
 	primals := make(starlark.Tuple, len(inArrays))
 	for i, a := range inArrays {
 		primals[i] = a
@@ -330,7 +331,7 @@ func (j *jacobianFun) reverseJacobian(thread *starlark.Thread, partial starlark.
 	if j.hasAux {
 		aux = parts[2]
 	}
-	yLeaves, yTree, err := FlattenTree(j.Name(), y)
+	yLeaves, yTree, err := jstarlark.FlattenTree(j.Name(), y)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -357,7 +358,7 @@ func (j *jacobianFun) reverseJacobian(thread *starlark.Thread, partial starlark.
 	}
 	// pulled: one cotangent per differentiated argument, in inTree's
 	// structure, each leaf [M] + in_shape.
-	ctLeaves, _, err := FlattenTree(j.Name(), pulled)
+	ctLeaves, _, err := jstarlark.FlattenTree(j.Name(), pulled)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -369,12 +370,12 @@ func (j *jacobianFun) reverseJacobian(thread *starlark.Thread, partial starlark.
 	for o, ya := range yArrays {
 		pieces := make([]starlark.Value, len(inArrays))
 		for i, in := range inArrays {
-			ct := ctLeaves[i].(*Array)
-			p, err := SliceInDim(ct, 0, offset, offset+ya.Size())
+			ct := ctLeaves[i].(*jstarlark.Array)
+			p, err := jstarlark.SliceInDim(ct, 0, offset, offset+ya.Size())
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			if pieces[i], err = ReshapeTo(p, append(ya.Shape().Clone(), in.Shape()...)); err != nil {
+			if pieces[i], err = jstarlark.ReshapeTo(p, append(ya.Shape().Clone(), in.Shape()...)); err != nil {
 				return nil, nil, nil, err
 			}
 		}

@@ -4,7 +4,11 @@
 // typo. It is a list of facts about JAX, not an implementation.
 package jaxnames
 
-import "strings"
+import (
+	_ "embed"
+	"strconv"
+	"strings"
+)
 
 // Has reports whether JAX's module (a dotted path: "jax", "jax.numpy",
 // "jax.numpy.linalg") has the member name.
@@ -20,7 +24,52 @@ func IsModule(path string) bool {
 
 var members = map[string]map[string]bool{}
 
+// A Name is one public name of a JAX module with how many of the surveyed
+// JAX-based repositories and files reference it (-1 where not counted).
+type Name struct {
+	Name         string
+	Repos, Files int
+}
+
+// publicNames is the complete list of the public names of jax.numpy,
+// jax.numpy.linalg, jax.numpy.fft, jax.nn, jax.lax and jax.random.
+//
+//go:embed public_names.txt
+var publicNames string
+
+var public = map[string][]Name{}
+
+// Public lists every public name of JAX's module (one of those in
+// public_names.txt), sorted by name; nil for another module.
+func Public(module string) []Name {
+	return public[module]
+}
+
+// PublicModules lists the modules Public knows completely.
+func PublicModules() []string {
+	var mods []string
+	for m := range public {
+		mods = append(mods, m)
+	}
+	return mods
+}
+
+func count(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
 func init() {
+	for _, line := range strings.Split(publicNames, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 4 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		public[f[0]] = append(public[f[0]], Name{f[1], count(f[2]), count(f[3])})
+	}
 	for module, names := range lists {
 		set := map[string]bool{}
 		for _, n := range strings.Fields(names) {
@@ -32,6 +81,14 @@ func init() {
 			if members[module[:i]] == nil {
 				members[module[:i]] = map[string]bool{}
 			}
+		}
+	}
+	for module, names := range public {
+		if members[module] == nil {
+			members[module] = map[string]bool{}
+		}
+		for _, n := range names {
+			members[module][n.Name] = true
 		}
 	}
 	for module := range lists {

@@ -31,6 +31,15 @@
 //	| composed: differences and statistics | `diff ediff1d average ptp trapezoid cumulative_sum nansum nanprod nanmax nanmin nanmean nanvar nanstd median quantile percentile nanmedian nanquantile nanpercentile cov corrcoef` |
 //	| composed: products, polynomials, ranges | `kron cross polyval vander logspace geomspace` |
 //	| composed: indices and searching (`size=`, `fill_value=` under jit) | `tril_indices triu_indices tril_indices_from triu_indices_from diag_indices diag_indices_from unravel_index ravel_multi_index nonzero flatnonzero argwhere searchsorted digitize interp bincount isin in1d unique select` |
+//	| the array API's names (aliases.star) | `acos acosh asin asinh atan atanh atan2 bitwise_invert bitwise_not bitwise_left_shift bitwise_right_shift pow permute_dims matrix_transpose around fabs` |
+//	| aliases.star: complex parts, shapes, products | `iscomplex isreal isrealobj array_equiv vsplit hsplit dsplit rollaxis diagflat ix_ mask_indices vecdot matvec vecmat` |
+//	| aliases.star: cumulative, NaN-skipping, floating point | `cumulative_prod nancumsum nancumprod nanargmax nanargmin nextafter spacing frexp unwrap gradient` |
+//	| aliases.star: applying functions | `apply_along_axis apply_over_axes fromfunction` |
+//	| set operations (setops.star; `size=`, `fill_value=` under jit) | `union1d setdiff1d setxor1d intersect1d unique_values unique_counts unique_inverse unique_all` |
+//	| setops.star: selections and updates (`inplace=False` where NumPy writes in place) | `extract compress delete insert place put put_along_axis fill_diagonal trim_zeros resize choose piecewise` |
+//	| setops.star: orderings and bits | `lexsort partition argpartition sort_complex top_k bitwise_count packbits unpackbits` |
+//	| polynomials and convolution (polyhist.star) | `convolve correlate polyadd polysub polymul polyder polyint polydiv poly polyfit roots` |
+//	| polyhist.star: windows, histograms, block | `bartlett hanning hamming blackman kaiser i0 histogram_bin_edges histogram histogram2d histogramdd block` |
 //	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace` |
 //	| jnp.linalg (batched over leading axes; float32 and float64, complex not yet) | `jnp.linalg.inv jnp.linalg.solve jnp.linalg.det jnp.linalg.slogdet jnp.linalg.cholesky jnp.linalg.qr jnp.linalg.svd jnp.linalg.svdvals jnp.linalg.eigh jnp.linalg.eigvalsh jnp.linalg.eig jnp.linalg.eigvals jnp.linalg.lstsq jnp.linalg.pinv jnp.linalg.matrix_power jnp.linalg.matrix_rank jnp.linalg.norm jnp.linalg.matrix_norm jnp.linalg.vector_norm jnp.linalg.cond jnp.linalg.multi_dot jnp.linalg.cross jnp.linalg.outer jnp.linalg.tensorinv jnp.linalg.tensorsolve jnp.linalg.trace jnp.linalg.diagonal jnp.linalg.matmul jnp.linalg.matrix_transpose jnp.linalg.vecdot` |
 //	| function transformations | `vectorize` |

@@ -12,3 +12,10 @@ import (
 func TestAgainstNumPy(t *testing.T) {
 	casetest.Run(t, "testdata/lax_cases.json")
 }
+
+// TestSpecialAgainstSciPy checks the special functions (special.star) and
+// their derivatives against SciPy's values (testdata/gen_special.py),
+// eagerly and under jit.
+func TestSpecialAgainstSciPy(t *testing.T) {
+	casetest.Run(t, "testdata/special_cases.json")
+}

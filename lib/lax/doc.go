@@ -32,6 +32,11 @@
 //	| `complex(x, y)`, `real(x)`, `imag(x)`, `conj(x)` | complex numbers from float32/float64 parts, and their parts |
 //	| `RoundingMethod` | `AWAY_FROM_ZERO` (0), `TO_NEAREST_EVEN` (1) |
 //	| `tan asin acos atan sinh cosh asinh acosh atanh exp2 expm1 log1p logistic cbrt erfc erf_inv is_finite square population_count bitwise_not` | more elementwise functions, one primitive each |
+//	| `lgamma digamma` | `(x)`: log abs(Gamma(x)) and its derivative (special.star: float64 inside, rounded once) |
+//	| `igamma igammac igamma_grad_a random_gamma_grad` | `(a, x)`: regularized incomplete gamma P and Q = 1 - P, dP/da, and the derivative of a Gamma(a) sample in a; igamma/igammac differentiable in a and x |
+//	| `betainc(a, b, x)` | regularized incomplete beta; differentiable in x |
+//	| `zeta(x, q)`, `polygamma(m, x)` | Hurwitz zeta; the m-th derivative of digamma |
+//	| `bessel_i0e bessel_i1e` | `(x)`: exponentially scaled modified Bessel functions of orders 0 and 1 |
 //	| `atan2 nextafter bitwise_and bitwise_or bitwise_xor shift_left shift_right_arithmetic shift_right_logical` | more binary operations, one primitive each |
 //	| `slice_in_dim index_in_dim dynamic_slice_in_dim dynamic_index_in_dim dynamic_update_slice_in_dim dynamic_update_index_in_dim` | the slicing operations along one axis (composed.star) |
 //	| `broadcasted_iota(dtype, shape, dimension)` | an iota along one dimension of shape |

@@ -10,8 +10,12 @@ import (
 //go:embed composed.star
 var composedSource string
 
+//go:embed special.star
+var specialSource string
+
 // The conveniences written in the dialect (composed.star) call this
 // module's own members through the name lax, looked up when they run.
 func init() {
 	jstarlark.RegisterStarlark(Module, "lib/lax/composed.star", composedSource, starlark.StringDict{"lax": Module})
+	jstarlark.RegisterStarlark(Module, "lib/lax/special.star", specialSource, starlark.StringDict{"lax": Module})
 }

@@ -9,12 +9,18 @@ import (
 	"go.starlark.net/starlark"
 )
 
-//go:embed distributions.star
-var distributionsSource string
+var (
+	//go:embed distributions.star
+	distributionsSource string
+	//go:embed parametric.star
+	parametricSource string
+)
 
-// The distributions composed in the dialect (distributions.star) call jnp,
-// lax and this module's own samplers by name, looked up when they run.
+// The distributions composed in the dialect (distributions.star and
+// parametric.star) call jnp, lax and this module's own samplers by name,
+// looked up when they run.
 func init() {
 	uses := starlark.StringDict{"jnp": numpy.Module, "lax": lax.Module, "random": Module}
 	jstarlark.RegisterStarlark(Module, "lib/random/distributions.star", distributionsSource, uses)
+	jstarlark.RegisterStarlark(Module, "lib/random/parametric.star", parametricSource, uses)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/jaxsh/jaxsh/lib/lax"
+	"github.com/jaxsh/jaxsh/lib/transform"
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
@@ -25,7 +26,11 @@ var polyhistSource string
 // members by name, looked up when they run, so the order in which this
 // package's init functions register the Go members does not matter.
 func init() {
-	uses := starlark.StringDict{"jnp": Module, "lax": lax.Module, "_concrete": starlark.NewBuiltin("_concrete", concreteBuiltin)}
+	uses := starlark.StringDict{
+		"jnp": Module, "lax": lax.Module,
+		"vmap":      transform.Builtins()["vmap"], // apply_along_axis maps func1d over the other axes
+		"_concrete": starlark.NewBuiltin("_concrete", concreteBuiltin),
+	}
 	jstarlark.RegisterStarlark(Module, "lib/numpy/composed.star", composedSource, uses)
 	jstarlark.RegisterStarlark(Module, "lib/numpy/aliases.star", aliasesSource, uses)
 	jstarlark.RegisterStarlark(Module, "lib/numpy/setops.star", setopsSource, uses)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jaxsh/jaxsh/trace"
 )
@@ -22,10 +23,11 @@ var eagerCache = struct {
 var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 128); return &b }}
 
 type eagerEntry struct {
-	once sync.Once
-	exe  Executable
-	out  []trace.AVal
-	err  error
+	once     sync.Once
+	compiled atomic.Bool // set once exe, out and err are
+	exe      Executable
+	out      []trace.AVal
+	err      error
 }
 
 // appendEagerKey appends what a compiled single-primitive program depends
@@ -86,12 +88,16 @@ func ApplyPrimitive(dev Device, prim *trace.Primitive, params trace.Params, args
 // ApplyPrimitiveWith is ApplyPrimitive run with host, whose cancellation
 // and budget (see Cancellable, Budgeted) apply.
 func ApplyPrimitiveWith(host Host, dev Device, prim *trace.Primitive, params trace.Params, args []Buffer) ([]Buffer, error) {
-	in := make([]trace.AVal, len(args))
+	var few [4]trace.AVal // the operand types of most primitives, kept off the heap
+	in := few[:0]
+	if len(args) > len(few) {
+		in = make([]trace.AVal, 0, len(args))
+	}
 	for i, a := range args {
 		if a.Device() != dev {
 			return nil, fmt.Errorf("%s: operand %d is on %s, not %s", prim.Name, i, a.Device(), dev)
 		}
-		in[i] = a.AVal()
+		in = append(in, a.AVal())
 	}
 	exe, _, err := PreparePrimitive(dev, prim, params, in)
 	if err != nil {
@@ -109,17 +115,32 @@ func PreparePrimitive(dev Device, prim *trace.Primitive, params trace.Params, in
 	*buf = appendEagerKey((*buf)[:0], prim, params, in, dev)
 	e := eagerEntryFor(*buf)
 	keyBuffers.Put(buf)
-	e.once.Do(func() { e.exe, e.out, e.err = compileSingle(dev, prim, params, in) })
+	if !e.compiled.Load() {
+		e.compile(dev, prim, params, in)
+	}
 	if e.err != nil {
 		return nil, nil, e.err
 	}
 	return e.exe, e.out, nil
 }
 
+// compile fills the entry once. It copies in, which may live on the
+// caller's stack: only this first call of a key keeps the types.
+func (e *eagerEntry) compile(dev Device, prim *trace.Primitive, params trace.Params, in []trace.AVal) {
+	owned := append([]trace.AVal(nil), in...)
+	e.once.Do(func() {
+		e.exe, e.out, e.err = compileSingle(dev, prim, params, owned)
+		e.compiled.Store(true)
+	})
+}
+
 func compileSingle(dev Device, prim *trace.Primitive, params trace.Params, in []trace.AVal) (Executable, []trace.AVal, error) {
 	out, effects, err := prim.Infer(in, params)
 	if err != nil {
 		return nil, nil, err
+	}
+	if params == nil { // the eager path passes none for a primitive without
+		params = trace.Params{}
 	}
 	j := &trace.Jaxpr{Effects: effects}
 	eqn := &trace.Eqn{Prim: prim, Params: params, Effects: effects}

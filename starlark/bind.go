@@ -2,6 +2,7 @@ package starlark
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
@@ -11,6 +12,12 @@ import (
 // results. Every jnp, lax and nn function ends here: it is the one place
 // where eager execution (and, with jit, tracing) happens.
 func Bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+	return bind(prim, params, args, nil)
+}
+
+// bind is Bind; when first is set, an eager result list is not built: the
+// first result is stored there instead (Bind1's case, the common one).
+func bind(prim string, params trace.Params, args []*Array, first **Array) ([]*Array, error) {
 	ts, err := traceOf(args)
 	if err != nil {
 		return nil, err
@@ -33,11 +40,15 @@ func Bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 		}
 		dev = d
 	}
-	return BindOn(dev, prim, params, args...)
+	return bindOn(dev, prim, params, args, first)
 }
 
 // BindOn is bind for primitives that may have no operands (iota).
 func BindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([]*Array, error) {
+	return bindOn(dev, prim, params, args, nil)
+}
+
+func bindOn(dev jit.Device, prim string, params trace.Params, args []*Array, first **Array) ([]*Array, error) {
 	ts, err := traceOf(args)
 	if err != nil {
 		return nil, err
@@ -49,9 +60,6 @@ func BindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([
 	if p == nil {
 		return nil, fmt.Errorf("internal error: unknown primitive %q", prim)
 	}
-	if params == nil {
-		params = trace.Params{}
-	}
 	pendingOperand := false
 	for _, a := range args {
 		if err := a.live(); err != nil {
@@ -62,30 +70,71 @@ func BindOn(dev jit.Device, prim string, params trace.Params, args ...*Array) ([
 		}
 	}
 	if pendingOperand {
+		if params == nil {
+			params = trace.Params{}
+		}
 		return bindLater(dev, p, params, args)
 	}
-	bufs := make([]jit.Buffer, len(args))
-	for i, a := range args {
-		b, err := a.buffer() // a failed computation's error
-		if err != nil {
-			return nil, err
-		}
-		bufs[i] = b
-	}
-	outs, err := jit.ApplyPrimitiveWith(eagerHost(), dev, p, params, bufs)
+	outs, passed, err := applyReady(dev, p, params, args)
 	if err != nil {
 		return nil, err
 	}
+	if first != nil && len(outs) > 0 {
+		*first = resultArray(outs[0], passed&1 != 0)
+		return nil, nil
+	}
 	res := make([]*Array, len(outs))
 	for i, b := range outs {
-		res[i] = NewArray(b)
+		res[i] = resultArray(b, i >= 64 || passed&(1<<i) != 0)
+	}
+	return res, nil
+}
+
+// resultArray wraps an eager result; shared marks one that is also an
+// operand's buffer (passed through), which both arrays then hold.
+func resultArray(b jit.Buffer, shared bool) *Array {
+	a := NewArray(b)
+	a.shared = shared
+	return a
+}
+
+// operandBuffers recycles the buffer lists the eager path hands to an
+// executable, which keep nothing of them once it returns.
+var operandBuffers = sync.Pool{New: func() any { return new([]jit.Buffer) }}
+
+// applyReady runs p on the buffers of computed arrays. passed has bit i set
+// when result i is an operand's buffer passed through; those operands are
+// marked shared here.
+func applyReady(dev jit.Device, p *trace.Primitive, params trace.Params, args []*Array) (outs []jit.Buffer, passed uint64, err error) {
+	held := operandBuffers.Get().(*[]jit.Buffer)
+	bufs := (*held)[:0]
+	defer func() {
+		clear(bufs)
+		*held = bufs[:0]
+		operandBuffers.Put(held)
+	}()
+	for _, a := range args {
+		b, err := a.buffer() // a failed computation's error
+		if err != nil {
+			return nil, 0, err
+		}
+		bufs = append(bufs, b)
+	}
+	outs, err = jit.ApplyPrimitiveWith(eagerHost(), dev, p, params, bufs)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i, b := range outs {
 		for k, a := range args {
-			if bufs[k] == b { // an operand passed through: both hold it
-				a.shared, res[i].shared = true, true
+			if bufs[k] == b {
+				a.shared = true
+				if i < 64 {
+					passed |= 1 << i
+				}
 			}
 		}
 	}
-	return res, nil
+	return outs, passed, nil
 }
 
 // bindLater is the eager path of an operation whose operands are still
@@ -135,9 +184,13 @@ func bindLater(dev jit.Device, p *trace.Primitive, params trace.Params, args []*
 
 // Bind1 is bind for single-result primitives.
 func Bind1(prim string, params trace.Params, args ...*Array) (*Array, error) {
-	out, err := Bind(prim, params, args...)
+	var first *Array
+	out, err := bind(prim, params, args, &first)
 	if err != nil {
 		return nil, err
+	}
+	if first != nil {
+		return first, nil
 	}
 	return out[0], nil
 }

@@ -116,6 +116,9 @@ func AsArray(fn string, v starlark.Value, dev jit.Device) (*Array, error) {
 // ArrayFromValue builds an array of type t (shape inferred) from a Python
 // scalar or nested sequence.
 func ArrayFromValue(fn string, v starlark.Value, t trace.Type, dev jit.Device) (*Array, error) {
+	if a, ok, err := scalarOperand(fn, v, t, dev); ok {
+		return a, err
+	}
 	shape, leaves, err := NestedShape(fn, v)
 	if err != nil {
 		return nil, err

@@ -44,7 +44,7 @@
 //	IntArg, ShapeArg, NormalizeAxisOf, DTypeArg, DTypeOf, DTypeOrDefault, UserDType,
 //	IntsArg                        static arguments (IntsArg: argnums and the like)
 //	TypeOf, ScalarType, ResultType, Promotion (PromoteCommon, PromoteNumeric,
-//	PromoteInexact), PromoteArgs, PromoteDTypes,
+//	PromoteInexact), PromoteArgs, PromoteArg, PromoteArgs2, PromoteDTypes,
 //	PromoteShapes, Promote, Elementwise, ApplyUnary, ApplyBinary
 //	                               JAX's type promotion
 //	OperandDevice, DefaultDevice, DefaultDeviceOf

@@ -47,17 +47,18 @@ func promoteTo(fn string, t trace.Type, vals ...starlark.Value) ([]*Array, error
 	}
 	out := make([]*Array, len(vals))
 	for i, v := range vals {
-		a, ok := v.(*Array)
-		if !ok {
-			if a, err = ArrayFromValue(fn, v, t, dev); err != nil {
-				return nil, err
-			}
-		} else if a, err = ConvertType(a, t); err != nil {
+		if out[i], err = promoteOne(fn, t, dev, v); err != nil {
 			return nil, err
 		}
-		out[i] = a
 	}
 	return out, nil
+}
+
+func promoteOne(fn string, t trace.Type, dev jit.Device, v starlark.Value) (*Array, error) {
+	if a, ok := v.(*Array); ok {
+		return ConvertType(a, t)
+	}
+	return ArrayFromValue(fn, v, t, dev)
 }
 
 // Promote converts operands to their common type (JAX's promotion).
@@ -141,24 +142,74 @@ func PromoteArgs(fn string, p Promotion, vals ...starlark.Value) ([]*Array, erro
 	return PromoteShapes(fn, arrs...)
 }
 
-// ApplyUnary promotes x and applies one primitive.
-func ApplyUnary(fn, prim string, p Promotion, x starlark.Value) (*Array, error) {
-	arrs, err := PromoteArgs(fn, p, x)
+// PromoteArg is PromoteArgs for one operand.
+func PromoteArg(fn string, p Promotion, x starlark.Value) (*Array, error) {
+	if err := CheckArraylike(fn, x); err != nil {
+		return nil, err
+	}
+	t, err := ResultType(fn, x)
 	if err != nil {
 		return nil, err
 	}
-	c := &Composer{Fn: fn}
-	return c.Done(c.Unary(prim, arrs[0]))
+	dev, err := OperandDevice(x)
+	if err != nil {
+		return nil, err
+	}
+	return promoteOne(fn, p.Apply(t), dev, x)
+}
+
+// PromoteArgs2 is PromoteArgs for two operands, without building a list:
+// the path of every binary operator, kept free of allocations beyond the
+// arrays it makes.
+func PromoteArgs2(fn string, p Promotion, x, y starlark.Value) (*Array, *Array, error) {
+	if err := CheckArraylike(fn, x, y); err != nil {
+		return nil, nil, err
+	}
+	t, err := ResultType(fn, x, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	t = p.Apply(t)
+	dev, err := OperandDevice(x, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := promoteOne(fn, t, dev, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := promoteOne(fn, t, dev, y)
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.NDim() == 0 || b.NDim() == 0 || a.Shape().Equal(b.Shape()) {
+		return a, b, nil // nothing to check or reshape
+	}
+	arrs, err := PromoteShapes(fn, a, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return arrs[0], arrs[1], nil
+}
+
+// ApplyUnary promotes x and applies one primitive.
+func ApplyUnary(fn, prim string, p Promotion, x starlark.Value) (*Array, error) {
+	a, err := PromoteArg(fn, p, x)
+	if err != nil {
+		return nil, err
+	}
+	c := Composer{Fn: fn}
+	return c.Done(c.Unary(prim, a))
 }
 
 // ApplyBinary promotes x and y and applies one primitive.
 func ApplyBinary(fn, prim string, p Promotion, x, y starlark.Value) (*Array, error) {
-	arrs, err := PromoteArgs(fn, p, x, y)
+	a, b, err := PromoteArgs2(fn, p, x, y)
 	if err != nil {
 		return nil, err
 	}
-	c := &Composer{Fn: fn}
-	return c.Done(c.Binary(prim, arrs[0], arrs[1]))
+	c := Composer{Fn: fn}
+	return c.Done(c.Binary(prim, a, b))
 }
 
 // A promotion is one of JAX's three ways of choosing the dtype that

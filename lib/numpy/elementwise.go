@@ -53,42 +53,42 @@ func init() {
 
 // jnpAdd: on bool operands, addition is logical or.
 func Add(x, y starlark.Value) (*jstarlark.Array, error) {
-	arrs, err := jstarlark.PromoteArgs("add", jstarlark.PromoteCommon, x, y)
+	a, b, err := jstarlark.PromoteArgs2("add", jstarlark.PromoteCommon, x, y)
 	if err != nil {
 		return nil, err
 	}
-	c := &jstarlark.Composer{Fn: "add"}
-	if arrs[0].DType() == trace.Bool {
-		return c.Done(c.Binary("or", arrs[0], arrs[1]))
+	c := jstarlark.Composer{Fn: "add"}
+	if a.DType() == trace.Bool {
+		return c.Done(c.Binary("or", a, b))
 	}
-	return c.Done(c.Binary("add", arrs[0], arrs[1]))
+	return c.Done(c.Binary("add", a, b))
 }
 
 // Subtract is jnp.subtract (bool operands are an error, as in JAX).
 func Subtract(x, y starlark.Value) (*jstarlark.Array, error) {
-	arrs, err := jstarlark.PromoteArgs("subtract", jstarlark.PromoteCommon, x, y)
+	a, b, err := jstarlark.PromoteArgs2("subtract", jstarlark.PromoteCommon, x, y)
 	if err != nil {
 		return nil, err
 	}
-	if arrs[0].DType() == trace.Bool {
+	if a.DType() == trace.Bool {
 		// lax.sub rejects bool too; NumPy's message says what to use instead.
 		return nil, fmt.Errorf("subtract: boolean subtract is not supported (operands %s); use bitwise_xor or logical_xor", jstarlark.DescribeAll(x, y))
 	}
-	c := &jstarlark.Composer{Fn: "subtract"}
-	return c.Done(c.Binary("sub", arrs[0], arrs[1]))
+	c := jstarlark.Composer{Fn: "subtract"}
+	return c.Done(c.Binary("sub", a, b))
 }
 
 // jnpMultiply: on bool operands, multiplication is logical and.
 func Multiply(x, y starlark.Value) (*jstarlark.Array, error) {
-	arrs, err := jstarlark.PromoteArgs("multiply", jstarlark.PromoteCommon, x, y)
+	a, b, err := jstarlark.PromoteArgs2("multiply", jstarlark.PromoteCommon, x, y)
 	if err != nil {
 		return nil, err
 	}
-	c := &jstarlark.Composer{Fn: "multiply"}
-	if arrs[0].DType() == trace.Bool {
-		return c.Done(c.Binary("and", arrs[0], arrs[1]))
+	c := jstarlark.Composer{Fn: "multiply"}
+	if a.DType() == trace.Bool {
+		return c.Done(c.Binary("and", a, b))
 	}
-	return c.Done(c.Binary("mul", arrs[0], arrs[1]))
+	return c.Done(c.Binary("mul", a, b))
 }
 
 // Maximum is jnp.maximum: NaN wins, as in NumPy.

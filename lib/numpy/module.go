@@ -50,6 +50,9 @@ func callJnp(name string, a *jstarlark.Array, args starlark.Tuple, kwargs []star
 
 func unaryBuiltin(name string, f jstarlark.UnaryFunc) jstarlark.BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if len(args) == 1 && len(kwargs) == 0 {
+			return f(args[0]) // the common call, without unpacking's allocation
+		}
 		var x starlark.Value
 		if err := starlark.UnpackPositionalArgs(name, args, kwargs, 1, &x); err != nil {
 			return nil, err
@@ -60,6 +63,9 @@ func unaryBuiltin(name string, f jstarlark.UnaryFunc) jstarlark.BuiltinFunc {
 
 func binaryBuiltin(name string, f jstarlark.BinaryFunc) jstarlark.BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if len(args) == 2 && len(kwargs) == 0 {
+			return f(args[0], args[1])
+		}
 		var x, y starlark.Value
 		if err := starlark.UnpackPositionalArgs(name, args, kwargs, 2, &x, &y); err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/jaxsh/jaxsh/lib/lax"
 	"github.com/jaxsh/jaxsh/lib/numpy"
+	"github.com/jaxsh/jaxsh/lib/transform"
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
@@ -22,5 +23,10 @@ var (
 func init() {
 	uses := starlark.StringDict{"jnp": numpy.Module, "lax": lax.Module, "random": Module}
 	jstarlark.RegisterStarlark(Module, "lib/random/distributions.star", distributionsSource, uses)
-	jstarlark.RegisterStarlark(Module, "lib/random/parametric.star", parametricSource, uses)
+	// gamma maps its per-element rejection loop over the keys with vmap.
+	withVmap := starlark.StringDict{"vmap": transform.Builtins()["vmap"]}
+	for k, v := range uses {
+		withVmap[k] = v
+	}
+	jstarlark.RegisterStarlark(Module, "lib/random/parametric.star", parametricSource, withVmap)
 }

@@ -12,14 +12,20 @@ import (
 // their results rounded once), factored there, and copied out; the
 // matrices of a batch run in parallel.
 
+//
+// Complex operands go to hand-written kernels (linalg_complex*.go):
+// gonum's LAPACK has no complex routines (RATIONALE.md in this package
+// says why and how they are checked). Their matrices are widened to
+// complex128 the same way.
+
 func init() {
-	registerKernel("cholesky", linalgKernel(choleskyOne))
-	registerKernel("lu", linalgKernel(luOne))
-	registerKernel("qr", linalgKernel(qrOne))
-	registerKernel("eigh", linalgKernel(eighOne))
-	registerKernel("eig", linalgKernel(eigOne))
-	registerKernel("svd", linalgKernel(svdOne))
-	registerKernel("triangular_solve", linalgKernel(triangularSolveOne))
+	registerKernel("cholesky", linalgKernel(choleskyOne, choleskyComplex))
+	registerKernel("lu", linalgKernel(luOne, luComplex))
+	registerKernel("qr", linalgKernel(qrOne, qrComplex))
+	registerKernel("eigh", linalgKernel(eighOne, eighComplex))
+	registerKernel("eig", linalgKernel(eigOne, eigComplex))
+	registerKernel("svd", linalgKernel(svdOne, svdComplex))
+	registerKernel("triangular_solve", linalgKernel(triangularSolveOne, triangularSolveComplex))
 }
 
 // A matrixJob is one matrix of a batch: its operands, widened to float64,
@@ -43,9 +49,14 @@ type matrix struct {
 
 type matrixFunc func(j *matrixJob)
 
-// linalgKernel runs fn on every batch element of the equation's operands.
-func linalgKernel(fn matrixFunc) kernelFunc {
+// linalgKernel runs fn (real operands) or complexFn (complex ones) on every
+// batch element of the equation's operands.
+func linalgKernel(realFn, complexFn matrixFunc) kernelFunc {
 	return func(e *trace.Eqn, in, out []*Buffer) error {
+		fn, isComplex := realFn, in[0].DType().IsComplex()
+		if isComplex {
+			fn = complexFn
+		}
 		batchRank := len(in[0].Shape()) - 2
 		batch := 1
 		for _, d := range in[0].Shape()[:batchRank] {
@@ -73,7 +84,11 @@ func linalgKernel(fn matrixFunc) kernelFunc {
 			j := &matrixJob{params: e.Params, in: make([]matrix, len(in)), out: make([]matrix, len(out))}
 			for i, b := range in {
 				r, c := dims(b)
-				j.in[i] = matrix{rows: r, cols: c, f: make([]float64, r*c)}
+				if isComplex {
+					j.in[i] = matrix{rows: r, cols: c, c: make([]complex128, r*c)}
+				} else {
+					j.in[i] = matrix{rows: r, cols: c, f: make([]float64, r*c)}
+				}
 			}
 			for i, b := range out {
 				r, c := dims(b)
@@ -90,7 +105,11 @@ func linalgKernel(fn matrixFunc) kernelFunc {
 			}
 			for k := lo; k < hi; k++ {
 				for i, b := range in {
-					readMatrix(b, k, j.in[i].f)
+					if isComplex {
+						readComplexMatrix(b, k, j.in[i].c)
+					} else {
+						readMatrix(b, k, j.in[i].f)
+					}
 				}
 				fn(j)
 				for i, b := range out {
@@ -111,6 +130,18 @@ func readMatrix(b *Buffer, k int, dst []float64) {
 		}
 	default:
 		copy(dst, view[float64](b)[k*n:(k+1)*n])
+	}
+}
+
+func readComplexMatrix(b *Buffer, k int, dst []complex128) {
+	n := len(dst)
+	switch b.DType() {
+	case trace.Complex64:
+		for i, v := range view[complex64](b)[k*n : (k+1)*n] {
+			dst[i] = complex128(v)
+		}
+	default:
+		copy(dst, view[complex128](b)[k*n:(k+1)*n])
 	}
 }
 

@@ -24,11 +24,12 @@ import "fmt"
 //     x·op(a) = b, a triangular (lower or upper), op transposing and/or
 //     conjugating as asked, unit_diagonal ignoring a's diagonal.
 //
-// Operands are float32 or float64. lax also takes complex ones; these
-// kernels do not yet (the LAPACK they are built on is real), and their
-// shape rules say so.
+// Operands are float32, float64, complex64 or complex128; with complex
+// operands "symmetric" means Hermitian, transposes are conjugate ones,
+// and eigh's eigenvalues and svd's singular values are real (float32 for
+// complex64, float64 for complex128).
 
-var setLinalg = setOf(Float32, Float64)
+var setLinalg = setOf(Float32, Float64, Complex64, Complex128)
 
 func linalgPrims() []*Primitive {
 	boolParam := func(name string) ParamSpec { return ParamSpec{Name: name, Kind: ParamBool} }
@@ -51,9 +52,6 @@ func linalgPrims() []*Primitive {
 // kernels take, square when asked, and returns its batch shape and the
 // matrix's rows and columns.
 func matrixOperand(a AVal, square bool) (batch Shape, m, n int, err error) {
-	if a.DType.IsComplex() {
-		return nil, 0, 0, fmt.Errorf("complex operands (%s) are not supported yet", a.DType)
-	}
 	if !setLinalg.has(a.DType) {
 		return nil, 0, 0, fmt.Errorf("does not accept dtype %s; accepted: %s", a.DType, setLinalg)
 	}
@@ -117,7 +115,7 @@ func eighRule(in []AVal, p Params) ([]AVal, error) {
 		return nil, fmt.Errorf("subset_by_index is not supported yet")
 	}
 	dt := in[0].DType
-	return []AVal{{Shape: in[0].Shape, DType: dt}, {Shape: batched(batch, n), DType: dt}}, nil
+	return []AVal{{Shape: in[0].Shape, DType: dt}, {Shape: batched(batch, n), DType: dt.ComplexPart()}}, nil
 }
 
 func eigRule(in []AVal, p Params) ([]AVal, error) {
@@ -144,7 +142,7 @@ func svdRule(in []AVal, p Params) ([]AVal, error) {
 		return nil, fmt.Errorf("subset_by_index is not supported yet")
 	}
 	dt, k := in[0].DType, min(m, n)
-	out := []AVal{{Shape: batched(batch, k), DType: dt}}
+	out := []AVal{{Shape: batched(batch, k), DType: dt.ComplexPart()}}
 	if p.Bool("compute_uv") {
 		ku, kv := k, k
 		if p.Bool("full_matrices") {

@@ -20,17 +20,30 @@ package trace
 //   - eig: eigenvalues only, ẇ_i = (u_iᴴ·Ȧ·v_i)/(u_iᴴ·v_i) with left and
 //     right eigenvectors; eigenvector derivatives are not implemented (as
 //     in JAX).
+//
+// The formulas are written for real operands (transposes, not conjugate
+// transposes); complex operands are refused by name rather than given
+// wrong derivatives.
 
 func init() {
 	installAD(map[string]adRules{
-		"triangular_solve": {jvp: triangularSolveJVP, transpose: triangularSolveTranspose},
-		"cholesky":         {jvp: choleskyJVP},
-		"eigh":             {jvp: eighJVP},
-		"qr":               {jvp: qrJVP},
-		"svd":              {jvp: svdJVP},
-		"lu":               {jvp: luJVP},
-		"eig":              {jvp: eigJVP},
+		"triangular_solve": {jvp: realOnlyJVP("triangular_solve", triangularSolveJVP), transpose: triangularSolveTranspose},
+		"cholesky":         {jvp: realOnlyJVP("cholesky", choleskyJVP)},
+		"eigh":             {jvp: realOnlyJVP("eigh", eighJVP)},
+		"qr":               {jvp: realOnlyJVP("qr", qrJVP)},
+		"svd":              {jvp: realOnlyJVP("svd", svdJVP)},
+		"lu":               {jvp: realOnlyJVP("lu", luJVP)},
+		"eig":              {jvp: realOnlyJVP("eig", eigJVP)},
 	})
+}
+
+func realOnlyJVP(name string, rule JVPRule) JVPRule {
+	return func(e *Emitter, in, tangents []Atom, p Params) ([]Atom, []Atom) {
+		if in[0].Aval().DType.IsComplex() {
+			e.Failf("differentiating %s with complex operands (%s) is not supported yet", name, in[0].Aval().DType)
+		}
+		return rule(e, in, tangents, p)
+	}
 }
 
 // mT swaps the last two axes.

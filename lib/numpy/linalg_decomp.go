@@ -10,12 +10,12 @@ import (
 
 // The decompositions of jnp.linalg, with JAX's conventions
 // (jax/_src/numpy/linalg.py): cholesky and eigh symmetrize their input
-// first ((a + aᵀ)/2) unless symmetrize_input=False; eigh reads the lower
+// first ((a + aᴴ)/2) unless symmetrize_input=False; eigh reads the lower
 // triangle (UPLO='L', the default) or the upper one; svd returns
 // (u, s, vh) with full_matrices=True by default; qr's modes are
 // "reduced", "complete" and "r"; eig and eigvals return complex values.
-// Everything is batched over leading axes. Complex operands are not
-// supported yet (the primitives say so).
+// Everything is batched over leading axes, for real and complex
+// operands (complex ones Hermitian where real ones are symmetric).
 
 func init() {
 	jstarlark.Register(linalgModule, "cholesky", choleskyBuiltin)
@@ -29,7 +29,7 @@ func init() {
 }
 
 func (c *la) symmetrize(a *jstarlark.Array) *jstarlark.Array {
-	sum := c.Binary("add", a, c.mT(a))
+	sum := c.Binary("add", a, c.mH(a))
 	return c.Binary("div", sum, c.Scalar(sum, sum.DType(), 2, false))
 }
 
@@ -50,7 +50,7 @@ func choleskyBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	}
 	l := c.Prim("cholesky", nil, a)
 	if upper {
-		l = c.mT(l)
+		l = c.mH(l)
 	}
 	return c.Done(l)
 }

@@ -44,6 +44,17 @@ func (c *la) mT(x *jstarlark.Array) *jstarlark.Array {
 	return c.Prim("transpose", trace.Params{"permutation": perm}, x)
 }
 
+// conj is x's complex conjugate (x itself when real).
+func (c *la) conj(x *jstarlark.Array) *jstarlark.Array {
+	if !c.OK(x) || !x.DType().IsComplex() {
+		return x
+	}
+	return c.Prim("conj", trace.Params{"input_dtype": x.DType()}, x)
+}
+
+// mH is the conjugate transpose of the trailing two axes.
+func (c *la) mH(x *jstarlark.Array) *jstarlark.Array { return c.mT(c.conj(x)) }
+
 // mm multiplies batches of matrices of equal batch shapes.
 func (c *la) mm(a, b *jstarlark.Array) *jstarlark.Array {
 	if !c.OK(a, b) {

@@ -225,18 +225,21 @@ func lstsqBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	rank := c.reduceAxis("reduce_sum", c.Convert(mask, trace.Int32, false), 0)
 	safe := c.Select(mask, s, c.FullLike(s, 1, s.DType()))
 	sInv := c.Select(mask, c.Binary("div", c.FullLike(s, 1, s.DType()), safe), c.FullLike(s, 0, s.DType()))
-	uTb := c.mm(c.mT(u), b)
-	scaled := c.Binary("mul", c.call(jstarlark.BroadcastInDim(sInv, uTb.Shape(), []int{0})), uTb)
-	sol := c.mm(c.mT(vt), scaled)
+	uTb := c.mm(c.mH(u), b)
+	scaled := c.Binary("mul", c.call(jstarlark.BroadcastInDim(c.Convert(sInv, uTb.DType(), false), uTb.Shape(), []int{0})), uTb)
+	sol := c.mm(c.mH(vt), scaled)
 	var resid *jstarlark.Array
 	if m > n {
 		r := c.Binary("sub", b, c.mm(a, sol))
+		if r.DType().IsComplex() {
+			r = c.Unary("abs", r)
+		}
 		resid = c.reduceAxis("reduce_sum", c.Binary("mul", r, r), 0)
 		if vector {
 			resid = c.Reshape(resid, trace.Shape{1})
 		}
 	} else {
-		resid = c.call(jstarlark.IotaOf(a.Device(), a.DType(), []int{0}, 0))
+		resid = c.call(jstarlark.IotaOf(a.Device(), a.DType().ComplexPart(), []int{0}, 0))
 	}
 	if vector {
 		sol = c.Reshape(sol, trace.Shape{n})
@@ -260,9 +263,9 @@ func pinv(fn string, a *jstarlark.Array, rtol float64) (*jstarlark.Array, error)
 	sMax := c.call(jstarlark.ExpandDims(c.reduceAxis("reduce_max", s, last), []int{last}))
 	cutoff := c.Binary("mul", c.call(jstarlark.BroadcastTo(sMax, s.Shape())), c.Scalar(s, s.DType(), rtol, false))
 	kept := c.Select(c.Binary("gt", s, cutoff), s, c.FullLike(s, math.Inf(1), s.DType()))
-	ut := c.mT(u)
-	rows := c.call(jstarlark.BroadcastInDim(kept, ut.Shape(), append(trace.AllAxes(last), last)))
-	return c.Done(c.mm(c.mT(vt), c.Binary("div", ut, rows)))
+	ut := c.mH(u)
+	rows := c.call(jstarlark.BroadcastInDim(c.Convert(kept, ut.DType(), false), ut.Shape(), append(trace.AllAxes(last), last)))
+	return c.Done(c.mm(c.mH(vt), c.Binary("div", ut, rows)))
 }
 
 func pinvBuiltin(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

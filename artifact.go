@@ -11,6 +11,7 @@ import (
 	"github.com/jaxsh/jaxsh/export"
 	"github.com/jaxsh/jaxsh/internal/npy"
 	"github.com/jaxsh/jaxsh/jit"
+	libexport "github.com/jaxsh/jaxsh/lib/export"
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
@@ -22,8 +23,8 @@ import (
 // callbacks binds the host callbacks it stores, by name: Starlark
 // functions, or Go functions made with Func. Call it with Thread.Call on
 // its "call" attribute.
-func (in *Interpreter) LoadExported(data []byte, callbacks map[string]starlark.Callable) (*jstarlark.Exported, error) {
-	return jstarlark.Deserialize(data, callbacks)
+func (in *Interpreter) LoadExported(data []byte, callbacks map[string]starlark.Callable) (*libexport.Exported, error) {
+	return libexport.Deserialize(data, callbacks)
 }
 
 // InspectArtifact describes a serialized artifact as `jaxsh inspect` does:
@@ -50,7 +51,7 @@ func (in *Interpreter) RunArtifact(ctx context.Context, path string, inputs []st
 	if err != nil {
 		return err
 	}
-	x, err := jstarlark.Deserialize(data, nil)
+	x, err := libexport.Deserialize(data, nil)
 	if err != nil {
 		if strings.Contains(err.Error(), "not bound") {
 			return fmt.Errorf("%s: %v\n(jaxsh run binds no host callbacks; load the artifact in a script with deserialize(data, callbacks={...}))", path, err)

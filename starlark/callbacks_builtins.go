@@ -465,17 +465,35 @@ func builtinBlockUntilReady(_ *starlark.Thread, b *starlark.Builtin, args starla
 type ShapeDtypeStruct struct {
 	shape trace.Shape
 	dtype trace.DType
-	// sym is the symbolic shape of an export spec (symbolic_shape), with
-	// its constraints; nil for a concrete shape.
-	sym         export.SymbolicShape
-	constraints []export.Constraint
+	// sym is the symbolic shape of an export spec (symbolic_shape); nil
+	// for a concrete shape.
+	sym SymbolicShape
 }
+
+// A SymbolicShape is a shape of dimension expressions with constraints on
+// their variables: the value of export's symbolic_shape (lib/export), which
+// a ShapeDtypeStruct takes for its shape. It prints as a tuple and indexes
+// as one, each dimension printed as its expression.
+type SymbolicShape interface {
+	starlark.Indexable
+	Dims() export.SymbolicShape
+	Constraints() []export.Constraint
+}
+
+// Shape is the struct's shape (nil when it is symbolic).
+func (s *ShapeDtypeStruct) Shape() trace.Shape { return s.shape }
+
+// DType is the struct's dtype.
+func (s *ShapeDtypeStruct) DType() trace.DType { return s.dtype }
+
+// Symbolic is the struct's symbolic shape, or nil.
+func (s *ShapeDtypeStruct) Symbolic() SymbolicShape { return s.sym }
 
 var _ starlark.HasAttrs = (*ShapeDtypeStruct)(nil)
 
 func (s *ShapeDtypeStruct) String() string {
 	if s.sym != nil {
-		return fmt.Sprintf("ShapeDtypeStruct(shape=%s, dtype=%s)", symbolicText(s.sym), s.dtype.Name())
+		return fmt.Sprintf("ShapeDtypeStruct(shape=%s, dtype=%s)", s.sym.String(), s.dtype.Name())
 	}
 	return fmt.Sprintf("ShapeDtypeStruct(shape=%s, dtype=%s)", shapeText(s.shape), s.dtype.Name())
 }
@@ -490,7 +508,11 @@ func (s *ShapeDtypeStruct) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "shape":
 		if s.sym != nil {
-			return symbolicTuple(s.sym), nil
+			t := make(starlark.Tuple, s.sym.Len())
+			for i := range t {
+				t[i] = s.sym.Index(i)
+			}
+			return t, nil
 		}
 		t := make(starlark.Tuple, len(s.shape))
 		for i, d := range s.shape {
@@ -513,8 +535,8 @@ func builtinShapeDtypeStruct(_ *starlark.Thread, b *starlark.Builtin, args starl
 	if err != nil {
 		return nil, err
 	}
-	if sym, ok := shape.(*symbolicShape); ok {
-		return &ShapeDtypeStruct{dtype: dt, sym: sym.dims, constraints: sym.constraints}, nil
+	if sym, ok := shape.(SymbolicShape); ok {
+		return &ShapeDtypeStruct{dtype: dt, sym: sym}, nil
 	}
 	s, err := ShapeArg(b.Name(), shape)
 	if err != nil {

@@ -16,6 +16,7 @@
 //
 //	Register, RegisterValue        add a builtin or a value to a library module
 //	NewBuiltin                     a top-level builtin (grad, vmap), guarded as Register's
+//	Guard                          that guard, for builtins a library's values return (methods)
 //	BuiltinFunc                    a builtin's Go function
 //	RegisterUnaryUfunc, RegisterBinaryUfunc, UnaryUfunc, BinaryUfunc, UnaryFunc, BinaryFunc
 //	                               the ufuncs the array operators call
@@ -42,7 +43,7 @@
 //	EnsureArray, ArraylikeArg, CheckArraylike, AsArray, AsarrayValue, ArrayFromValue,
 //	ScalarArray, NestedShape       operands as arrays (ensure_arraylike, asarray)
 //	IntArg, ShapeArg, NormalizeAxisOf, DTypeArg, DTypeOf, DTypeOrDefault, UserDType,
-//	IntsArg                        static arguments (IntsArg: argnums and the like)
+//	IntsArg, StringsArg            static arguments (argnums, argnames and the like)
 //	TypeOf, ScalarType, ResultType, Promotion (PromoteCommon, PromoteNumeric,
 //	PromoteInexact), PromoteArgs, PromoteArg, PromoteArgs2, PromoteDTypes,
 //	PromoteShapes, Promote, Elementwise, ApplyUnary, ApplyBinary
@@ -72,6 +73,20 @@
 //	                               trace/ad's Emitter and InlineJaxpr write into; the
 //	                               user's source position for new equations
 //	NewTracedArray                 the array standing for an atom of the trace
+//
+// What export (lib/export) adds: it stages a jitted function as jit would
+// compile it, and stores host callbacks by name, which only their owner
+// (callbacks.go, export_callbacks.go) knows how to describe and bind again.
+//
+//	Jitted, Jitted.Fun, Jitted.TraceCall, TracedCall
+//	                               a jitted function traced for one call's arguments
+//	ShapeDtypeStruct, SymbolicShape
+//	                               argument types without values; a shape of dimension
+//	                               expressions (the value of lib/export's symbolic_shape)
+//	ExportTree, TreeFromExport     pytree structures to and from an artifact's
+//	CheckCallbackNames, CallbackBindings
+//	                               one function per stored callback name; the bindings
+//	                               of a loaded artifact's callbacks (export.DeserializeOptions)
 //
 // Files and host values (files.go, embed.go): what library code that
 // reads or writes files, or needs elements on the host, goes through.

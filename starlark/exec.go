@@ -47,9 +47,6 @@ func Predeclared() starlark.StringDict {
 	for k, v := range effectBuiltins() {
 		d[k] = v
 	}
-	for k, v := range exportBuiltins() {
-		d[k] = v
-	}
 	for k, v := range scalarConversions() {
 		d[k] = v
 	}

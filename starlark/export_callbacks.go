@@ -53,7 +53,7 @@ type specAVal struct {
 }
 
 func (c *hostCallback) ExportSpec() ([]byte, error) {
-	s := callbackSpec{ArgTree: exportTree(c.argTree), NArgs: c.nArgs, ResultTree: exportTree(c.resultTree), WithDevice: c.withDevice}
+	s := callbackSpec{ArgTree: ExportTree(c.argTree), NArgs: c.nArgs, ResultTree: ExportTree(c.resultTree), WithDevice: c.withDevice}
 	for _, kv := range c.kwargs {
 		v, err := jsonScalar(kv[1])
 		if err != nil {
@@ -148,8 +148,8 @@ func decodeCallback(name string, fn starlark.Callable, kind string, spec []byte)
 	if s.ArgTree == nil || s.ArgTree.NumLeaves() != s.NArgs {
 		return nil, fmt.Errorf("its stored argument structure does not match its %d arguments", s.NArgs)
 	}
-	c := &hostCallback{fn: fn, name: name, storedName: name, kind: kind, argTree: dialectTree(s.ArgTree), nArgs: s.NArgs,
-		resultTree: dialectTree(s.ResultTree), withDevice: s.WithDevice}
+	c := &hostCallback{fn: fn, name: name, storedName: name, kind: kind, argTree: TreeFromExport(s.ArgTree), nArgs: s.NArgs,
+		resultTree: TreeFromExport(s.ResultTree), withDevice: s.WithDevice}
 	for _, kv := range s.Kwargs {
 		k, ok := kv[0].(string)
 		if !ok {
@@ -184,6 +184,44 @@ func decodeCallback(name string, fn starlark.Callable, kind string, spec []byte)
 	return c, nil
 }
 
+// ExportTree converts a pytree structure to the artifact's.
+func ExportTree(t *TreeDef) *export.TreeDef {
+	if t == nil {
+		return nil
+	}
+	out := &export.TreeDef{Kind: export.TreeKind(t.Kind), Keys: slices.Clone(t.Keys)}
+	for _, c := range t.Children {
+		out.Children = append(out.Children, ExportTree(c))
+	}
+	return out
+}
+
+// TreeFromExport converts an artifact's structure back.
+func TreeFromExport(t *export.TreeDef) *TreeDef {
+	if t == nil {
+		return nil
+	}
+	out := &TreeDef{Kind: TreeKind(t.Kind), Keys: slices.Clone(t.Keys)}
+	for _, c := range t.Children {
+		out.Children = append(out.Children, TreeFromExport(c))
+	}
+	return out
+}
+
+// CallbackBindings are the options export.DeserializeWith needs to bind
+// an artifact's host callbacks: each stored name to the function callbacks
+// gives it (Starlark functions or Go functions, GoFunction), and id_print,
+// which needs none.
+func CallbackBindings(callbacks map[string]starlark.Callable) export.DeserializeOptions {
+	binds := map[string]export.BindFunc{}
+	for name, fn := range callbacks {
+		binds[name] = func(kind string, spec []byte) (trace.Callback, error) {
+			return decodeCallback(name, fn, kind, spec)
+		}
+	}
+	return export.DeserializeOptions{Callbacks: binds, Builtin: builtinCallback}
+}
+
 // builtinCallback binds id_print, which needs no user function.
 func builtinCallback(name, kind string, spec []byte) (trace.Callback, error) {
 	if kind != "id_print" || name != "id_print" {
@@ -195,9 +233,9 @@ func builtinCallback(name, kind string, spec []byte) (trace.Callback, error) {
 	return decodeCallback(name, nil, kind, spec)
 }
 
-// checkCallbackNames refuses to export two different functions under one
+// CheckCallbackNames refuses to export two different functions under one
 // name: deserialize could bind only one of them.
-func checkCallbackNames(e *export.Exported) error {
+func CheckCallbackNames(e *export.Exported) error {
 	fns := map[string]starlark.Callable{}
 	var err error
 	var walk func(j *trace.Jaxpr)

@@ -1,13 +1,18 @@
 package starlark_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/jaxsh/jaxsh/export"
 	"github.com/jaxsh/jaxsh/internal/chunks"
+	libexport "github.com/jaxsh/jaxsh/lib/export"
 	. "github.com/jaxsh/jaxsh/starlark"
+	"go.starlark.net/starlark"
 	"go.starlark.net/starlarktest"
 )
 
@@ -16,7 +21,7 @@ import (
 // results (the scripts' asserts) and the same printed effects in the same
 // order (the effects scripts' golden output).
 func TestScriptSuitesThroughExport(t *testing.T) {
-	off := SetExportRoundTrip()
+	off := setExportRoundTrip()
 	defer off()
 	effects, err := filepath.Glob("testdata/effects/*.star")
 	if err != nil || len(effects) == 0 {
@@ -52,4 +57,57 @@ func TestScriptSuitesThroughExport(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setExportRoundTrip makes every top-level call of a jitted function go
+// through export, serialize and deserialize (callbacks bound again to the
+// functions they were traced with) and call the loaded artifact, traced
+// once per signature as jit traces. It returns the function that turns
+// it off.
+func setExportRoundTrip() (off func()) {
+	var mu sync.Mutex
+	cache := map[*Jitted]map[string]*libexport.Exported{}
+	return SetJitCallHook(func(thread *starlark.Thread, j *Jitted, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		key, leaves, err := j.SplitCall(args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		x := cache[j][key]
+		mu.Unlock()
+		if x == nil {
+			traced, err := j.TraceCall(thread, args, kwargs)
+			if err != nil {
+				return nil, err
+			}
+			name := j.Fun().Name()
+			e, err := export.New(name, traced.Jaxpr, nil, ExportTree(traced.OutTree), traced.Device.Platform(), export.Options{})
+			if err != nil {
+				return nil, err
+			}
+			data, err := e.Serialize(0)
+			if err != nil {
+				return nil, err
+			}
+			loaded, err := export.DeserializeWith(data, CallbackBindings(HostCallbacks(traced.Jaxpr)))
+			if err != nil {
+				return nil, fmt.Errorf("export round trip of %s: %v", name, err)
+			}
+			if got, want := loaded.Jaxpr.String(), traced.Jaxpr.String(); got != want {
+				return nil, fmt.Errorf("export round trip of %s changed the jaxpr:\n%s\nwas:\n%s", name, got, want)
+			}
+			x = libexport.Export(loaded)
+			mu.Lock()
+			if cache[j] == nil {
+				cache[j] = map[string]*libexport.Exported{}
+			}
+			cache[j][key] = x
+			mu.Unlock()
+		}
+		vals := make([]starlark.Value, len(leaves))
+		for i, a := range leaves {
+			vals[i] = a
+		}
+		return x.CallLeaves(thread, vals)
+	})
 }

@@ -2,6 +2,7 @@ package starlark
 
 import (
 	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
 
@@ -25,3 +26,53 @@ const EchoName = echoName
 
 // Globals are the REPL's globals.
 func (r *REPL) Globals() starlark.StringDict { return r.globals }
+
+// SetJitCallHook makes every top-level call of a jitted function go
+// through hook instead (the export round trip of export_roundtrip_test.go).
+// It returns the function that turns it off.
+func SetJitCallHook(hook func(thread *starlark.Thread, j *Jitted, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)) (off func()) {
+	exportRoundTrip = hook
+	return func() { exportRoundTrip = nil }
+}
+
+// SplitCall is what a call of j compiles for, without tracing it: the
+// compile cache's key (signature and device) and the dynamic array leaves.
+func (j *Jitted) SplitCall(args starlark.Tuple, kwargs []starlark.Tuple) (string, []*Array, error) {
+	call, err := j.split(args, kwargs)
+	if err != nil {
+		return "", nil, err
+	}
+	return call.sig.Key() + "@" + call.dev.String(), call.leaves, nil
+}
+
+// HostCallbacks are the functions of the host callbacks in j, by the names
+// an artifact stores them under (id_print without an output_stream has
+// none and binds itself).
+func HostCallbacks(j *trace.Jaxpr) map[string]starlark.Callable {
+	fns := map[string]starlark.Callable{}
+	var walk func(j *trace.Jaxpr)
+	walk = func(j *trace.Jaxpr) {
+		for _, eqn := range j.Eqns {
+			for _, v := range eqn.Params {
+				switch x := v.(type) {
+				case *hostCallback:
+					fn := x.fn
+					if x.print != nil {
+						fn = x.print.stream
+					}
+					if fn != nil {
+						fns[x.ExportName()] = fn
+					}
+				case *trace.Jaxpr:
+					walk(x)
+				case []*trace.Jaxpr:
+					for _, s := range x {
+						walk(s)
+					}
+				}
+			}
+		}
+	}
+	walk(j)
+	return fns
+}

@@ -76,6 +76,40 @@ type jitCall struct {
 	dev     jit.Device
 }
 
+// exportRoundTrip, when set (by a test), runs every top-level jitted call
+// through export, serialize and deserialize instead.
+var exportRoundTrip func(thread *starlark.Thread, j *Jitted, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+
+// Fun is the function j compiles.
+func (j *Jitted) Fun() starlark.Callable { return j.fun }
+
+// A TracedCall is a jitted function traced for one call's arguments, as
+// jit would compile it: what export stages.
+type TracedCall struct {
+	Jaxpr   *trace.Jaxpr
+	OutTree *TreeDef
+	Device  jit.Device // the call's device
+	Leaves  []*Array   // the dynamic array leaves, on Device
+	// Static: the function has static arguments, so the jaxpr's inputs
+	// are not the arguments' leaves.
+	Static bool
+}
+
+// TraceCall traces j for a call with args and kwargs without compiling or
+// running it.
+func (j *Jitted) TraceCall(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (*TracedCall, error) {
+	call, err := j.split(args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	jaxpr, outTree, err := traceFunction(thread, j.fun, call, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &TracedCall{Jaxpr: jaxpr, OutTree: outTree, Device: call.dev, Leaves: call.leaves,
+		Static: len(j.staticNums) > 0 || len(j.staticNames) > 0}, nil
+}
+
 // CallInternal runs the compiled function, compiling it first on a cache
 // miss.
 func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -27,7 +27,7 @@ func builtinJit(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if j.staticNums, err = IntsArg("jit: static_argnums", staticNums); err != nil {
 		return nil, err
 	}
-	if j.staticNames, err = stringsArg("jit: static_argnames", staticNames); err != nil {
+	if j.staticNames, err = StringsArg("jit: static_argnames", staticNames); err != nil {
 		return nil, err
 	}
 	if j.donateNums, err = IntsArg("jit: donate_argnums", donate); err != nil {
@@ -126,7 +126,9 @@ func IntsArg(what string, v starlark.Value) ([]int, error) {
 	return out, nil
 }
 
-func stringsArg(what string, v starlark.Value) ([]string, error) {
+// StringsArg reads a string or an iterable of strings (static_argnames,
+// export's platforms); what names the argument in errors.
+func StringsArg(what string, v starlark.Value) ([]string, error) {
 	if s, ok := v.(starlark.String); ok {
 		return []string{string(s)}, nil
 	}

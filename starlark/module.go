@@ -30,6 +30,11 @@ func NewBuiltin(name string, fn BuiltinFunc) *starlark.Builtin {
 	return starlark.NewBuiltin(name, guard(name, fn))
 }
 
+// Guard wraps fn as Register wraps a member: pending callbacks served
+// first, a panic an internal error naming qualified (for builtins a
+// library makes outside a module, such as the methods of its values).
+func Guard(qualified string, fn BuiltinFunc) BuiltinFunc { return guard(qualified, fn) }
+
 // RegisterValue adds a non-function member (a constant, a dtype, a
 // submodule) to the library module m.
 func RegisterValue(m *starlarkstruct.Module, name string, v starlark.Value) {

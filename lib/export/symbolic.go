@@ -1,4 +1,4 @@
-package starlark
+package export
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jaxsh/jaxsh/export"
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
 
@@ -25,6 +26,9 @@ func (s *symbolicShape) Hash() (uint32, error) {
 	return 0, errors.New("unhashable type: symbolic_shape")
 }
 func (s *symbolicShape) Len() int { return len(s.dims) }
+
+func (s *symbolicShape) Dims() export.SymbolicShape       { return s.dims }
+func (s *symbolicShape) Constraints() []export.Constraint { return s.constraints }
 func (s *symbolicShape) Index(i int) starlark.Value {
 	return reprValue(s.dims[i].String())
 }
@@ -40,14 +44,6 @@ func symbolicText(dims export.SymbolicShape) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-func symbolicTuple(dims export.SymbolicShape) starlark.Tuple {
-	t := make(starlark.Tuple, len(dims))
-	for i, d := range dims {
-		t[i] = reprValue(d.String())
-	}
-	return t
-}
-
 func builtinSymbolicShape(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var spec string
 	var constraints starlark.Value = starlark.Tuple{}
@@ -58,7 +54,7 @@ func builtinSymbolicShape(_ *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	texts, err := stringsArg("symbolic_shape: constraints", constraints)
+	texts, err := jstarlark.StringsArg("symbolic_shape: constraints", constraints)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package starlark
+package export
 
 import (
 	"errors"
@@ -9,18 +9,14 @@ import (
 
 	"github.com/jaxsh/jaxsh/export"
 	"github.com/jaxsh/jaxsh/jit"
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
 
-// Export (SPEC §7): export(jitted, platforms=None, disabled_checks=())(*args)
-// traces a jitted function into an Exported; Exported.call runs it (as a
-// nested jit inside a trace, as a dispatched program with runtime tokens
-// outside one); serialize and deserialize(data, callbacks={}) move it
-// between processes, host callbacks bound again by name.
-
-func exportBuiltins() starlark.StringDict {
-	b := func(name string, fn BuiltinFunc) *starlark.Builtin { return starlark.NewBuiltin(name, guard(name, fn)) }
+// Builtins returns export's names as scripts call them.
+func Builtins() starlark.StringDict {
+	b := jstarlark.NewBuiltin
 	checks := starlark.StringDict{
 		"platform":         b("DisabledSafetyCheck.platform", disabledCheck(export.PlatformCheck)),
 		"shape_assertions": b("DisabledSafetyCheck.shape_assertions", disabledCheck(export.ShapeAssertionsCheck)),
@@ -60,7 +56,7 @@ func (c checkValue) Freeze()               {}
 func (c checkValue) Truth() starlark.Bool  { return starlark.True }
 func (c checkValue) Hash() (uint32, error) { return starlark.String(string(c.c)).Hash() }
 
-func disabledCheck(c export.DisabledCheck) BuiltinFunc {
+func disabledCheck(c export.DisabledCheck) jstarlark.BuiltinFunc {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 			return nil, err
@@ -81,7 +77,7 @@ func builtinDefaultExportPlatform(thread *starlark.Thread, b *starlark.Builtin, 
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	dev, err := DefaultDeviceOf(thread)
+	dev, err := jstarlark.DefaultDeviceOf(thread)
 	if err != nil {
 		return nil, err
 	}
@@ -95,13 +91,13 @@ func builtinExport(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "fun_jit", &fun, "platforms?", &platforms, "disabled_checks?", &checks); err != nil {
 		return nil, err
 	}
-	j, ok := fun.(*Jitted)
+	j, ok := fun.(*jstarlark.Jitted)
 	if !ok {
 		return nil, fmt.Errorf("export: the function to export must be jitted, as in export(jit(f)); got %s", fun.Type())
 	}
 	var opts export.Options
 	if platforms != starlark.None {
-		names, err := stringsArg("platforms", platforms)
+		names, err := jstarlark.StringsArg("platforms", platforms)
 		if err != nil {
 			return nil, fmt.Errorf("export: %v", err)
 		}
@@ -118,7 +114,7 @@ func builtinExport(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 		}
 		opts.DisabledChecks = append(opts.DisabledChecks, c.c)
 	}
-	return starlark.NewBuiltin("export("+j.fun.Name()+")", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return starlark.NewBuiltin("export("+j.Fun().Name()+")", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		e, err := exportJitted(thread, j, opts, args, kwargs)
 		if err != nil {
 			return nil, err
@@ -131,8 +127,8 @@ func builtinExport(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 // ShapeDtypeStructs standing for arrays) and makes the Exported. With
 // symbolic shapes, it traces for a sample binding and again for each
 // binding a call brings.
-func exportJitted(thread *starlark.Thread, j *Jitted, opts export.Options, args starlark.Tuple, kwargs []starlark.Tuple) (*export.Exported, error) {
-	leaves, tree, err := FlattenTree("export", starlark.Tuple{args, kwargsDict(kwargs)})
+func exportJitted(thread *starlark.Thread, j *jstarlark.Jitted, opts export.Options, args starlark.Tuple, kwargs []starlark.Tuple) (*export.Exported, error) {
+	leaves, tree, err := jstarlark.FlattenTree("export", starlark.Tuple{args, kwargsDict(kwargs)})
 	if err != nil {
 		return nil, err
 	}
@@ -140,31 +136,32 @@ func exportJitted(thread *starlark.Thread, j *Jitted, opts export.Options, args 
 	var constraints []export.Constraint
 	symbolic := false
 	for _, l := range leaves {
-		s, _ := l.(*ShapeDtypeStruct)
-		if s != nil && s.sym != nil {
-			symbolic = true
-			constraints = append(constraints, s.constraints...)
+		var sym jstarlark.SymbolicShape
+		if s, ok := l.(*jstarlark.ShapeDtypeStruct); ok {
+			sym = s.Symbolic()
 		}
-		if s == nil || s.sym == nil {
-			specs = append(specs, nil)
+		if sym != nil {
+			symbolic = true
+			constraints = append(constraints, sym.Constraints()...)
+			specs = append(specs, sym.Dims())
 		} else {
-			specs = append(specs, s.sym)
+			specs = append(specs, nil)
 		}
 	}
 	traceFor := func(shapes [][]int) (*export.Exported, error) {
 		concrete := make([]starlark.Value, len(leaves))
 		for i, l := range leaves {
 			concrete[i] = l
-			if s, ok := l.(*ShapeDtypeStruct); ok {
-				shape := s.shape
+			if s, ok := l.(*jstarlark.ShapeDtypeStruct); ok {
+				shape := s.Shape()
 				if shapes != nil && specs[i] != nil {
 					shape = trace.Shape(shapes[i])
 				}
-				dev, err := DefaultDeviceOf(thread)
+				dev, err := jstarlark.DefaultDeviceOf(thread)
 				if err != nil {
 					return nil, err
 				}
-				a, err := NewArrayFromHost(dev, s.dtype, shape, make([]byte, shape.Size()*s.dtype.Size()))
+				a, err := jstarlark.NewArrayFromHost(dev, s.DType(), shape, make([]byte, shape.Size()*s.DType().Size()))
 				if err != nil {
 					return nil, err
 				}
@@ -176,23 +173,19 @@ func exportJitted(thread *starlark.Thread, j *Jitted, opts export.Options, args 
 			return nil, err
 		}
 		pair := rebuilt.(starlark.Tuple)
-		call, err := j.split(pair[0].(starlark.Tuple), dictKwargs(pair[1].(*starlark.Dict)))
-		if err != nil {
-			return nil, err
-		}
-		jaxpr, outTree, err := traceFunction(thread, j.fun, call, nil)
+		traced, err := j.TraceCall(thread, pair[0].(starlark.Tuple), dictKwargs(pair[1].(*starlark.Dict)))
 		if err != nil {
 			return nil, err
 		}
 		var inTree *export.TreeDef
-		if len(j.staticNums) == 0 && len(j.staticNames) == 0 {
-			inTree = exportTree(tree)
+		if !traced.Static {
+			inTree = jstarlark.ExportTree(tree)
 		}
-		e, err := export.New(j.fun.Name(), jaxpr, inTree, exportTree(outTree), call.dev.Platform(), opts)
+		e, err := export.New(j.Fun().Name(), traced.Jaxpr, inTree, jstarlark.ExportTree(traced.OutTree), traced.Device.Platform(), opts)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkCallbackNames(e); err != nil {
+		if err := jstarlark.CheckCallbackNames(e); err != nil {
 			return nil, err
 		}
 		return e, nil
@@ -202,7 +195,7 @@ func exportJitted(thread *starlark.Thread, j *Jitted, opts export.Options, args 
 	}
 	samples, envs, err := sampleBindings(specs, constraints)
 	if err != nil {
-		return nil, fmt.Errorf("export(%s): %v", j.fun.Name(), err)
+		return nil, fmt.Errorf("export(%s): %v", j.Fun().Name(), err)
 	}
 	first, err := traceFor(samples[0])
 	if err != nil {
@@ -275,41 +268,13 @@ func dictKwargs(d *starlark.Dict) []starlark.Tuple {
 	return out
 }
 
-// exportTree converts a pytree structure to the artifact's.
-func exportTree(t *TreeDef) *export.TreeDef {
-	if t == nil {
-		return nil
-	}
-	out := &export.TreeDef{Kind: export.TreeKind(t.Kind), Keys: slices.Clone(t.Keys)}
-	for _, c := range t.Children {
-		out.Children = append(out.Children, exportTree(c))
-	}
-	return out
-}
-
-// dialectTree converts an artifact's structure back.
-func dialectTree(t *export.TreeDef) *TreeDef {
-	if t == nil {
-		return nil
-	}
-	out := &TreeDef{Kind: TreeKind(t.Kind), Keys: slices.Clone(t.Keys)}
-	for _, c := range t.Children {
-		out.Children = append(out.Children, dialectTree(c))
-	}
-	return out
-}
-
-// exportRoundTrip, when set (by a test), runs every top-level jitted call
-// through export, serialize and deserialize instead.
-var exportRoundTrip func(thread *starlark.Thread, j *Jitted, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
-
 // An Exported is the Starlark value of an export.Exported.
 type Exported struct {
 	e *export.Exported
 
 	mu     sync.Mutex
-	closed *trace.Jaxpr            // the program with its constants as leading inputs
-	consts map[jit.Device][]*Array // the constants, per device
+	closed *trace.Jaxpr                      // the program with its constants as leading inputs
+	consts map[jit.Device][]*jstarlark.Array // the constants, per device
 }
 
 var _ starlark.HasAttrs = (*Exported)(nil)
@@ -350,8 +315,8 @@ func reprTuple(items []string) starlark.Tuple {
 
 func (x *Exported) Attr(name string) (starlark.Value, error) {
 	e := x.e
-	method := func(fn BuiltinFunc) starlark.Value {
-		return starlark.NewBuiltin(name, guard("Exported."+name, fn))
+	method := func(fn jstarlark.BuiltinFunc) starlark.Value {
+		return starlark.NewBuiltin(name, jstarlark.Guard("Exported."+name, fn))
 	}
 	switch name {
 	case "fun_name":
@@ -449,42 +414,43 @@ func (x *Exported) Attr(name string) (starlark.Value, error) {
 // one as a program dispatched with the thread's runtime tokens.
 func (x *Exported) call(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	e := x.e
-	leaves, tree, err := FlattenTree(e.FunName, starlark.Tuple{args, kwargsDict(kwargs)})
+	leaves, tree, err := jstarlark.FlattenTree(e.FunName, starlark.Tuple{args, kwargsDict(kwargs)})
 	if err != nil {
 		return nil, err
 	}
 	if e.InTree != nil {
-		if got := exportTree(tree); got.String() != e.InTree.String() {
+		if got := jstarlark.ExportTree(tree); got.String() != e.InTree.String() {
 			return nil, fmt.Errorf("Function '%s' was exported for arguments of structure %s and is called with %s",
 				e.FunName, e.InTree, got)
 		}
 	}
-	return x.callLeaves(thread, leaves)
+	return x.CallLeaves(thread, leaves)
 }
 
-// callLeaves runs the artifact on its flattened arguments.
-func (x *Exported) callLeaves(thread *starlark.Thread, leaves []starlark.Value) (starlark.Value, error) {
+// CallLeaves runs the artifact on its flattened arguments (arrays or
+// numbers), as call does once it has checked their structure.
+func (x *Exported) CallLeaves(thread *starlark.Thread, leaves []starlark.Value) (starlark.Value, error) {
 	e := x.e
 	if len(leaves) != len(e.InAvals) {
 		return nil, fmt.Errorf("Function '%s' was exported for %d array arguments and is called with %d", e.FunName, len(e.InAvals), len(leaves))
 	}
-	dev, err := DefaultDeviceOf(thread)
+	dev, err := jstarlark.DefaultDeviceOf(thread)
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range leaves {
-		if a, ok := l.(*Array); ok && !a.Traced() {
+		if a, ok := l.(*jstarlark.Array); ok && !a.Traced() {
 			dev = a.Device()
 			break
 		}
 	}
-	if ts := CurrentTraceOf(thread); ts != nil {
+	if ts := jstarlark.CurrentTraceOf(thread); ts != nil {
 		dev = ts.Device
 	}
 	if e.Poly != nil {
 		shapes := make([][]int, len(leaves))
 		for i, l := range leaves {
-			if a, ok := l.(*Array); ok {
+			if a, ok := l.(*jstarlark.Array); ok {
 				shapes[i] = a.AVal().Shape
 			}
 		}
@@ -494,17 +460,17 @@ func (x *Exported) callLeaves(thread *starlark.Thread, leaves []starlark.Value) 
 		}
 		e = spec
 	}
-	arrays := make([]*Array, len(leaves))
+	arrays := make([]*jstarlark.Array, len(leaves))
 	for i, l := range leaves {
 		want := e.InAvals[i]
 		switch v := l.(type) {
-		case *Array:
+		case *jstarlark.Array:
 			arrays[i] = v
 		default:
-			if _, ok := ScalarType(l); !ok {
+			if _, ok := jstarlark.ScalarType(l); !ok {
 				return nil, fmt.Errorf("Function '%s': argument leaf %d is a %s, not an array or a number", e.FunName, i, l.Type())
 			}
-			a, err := ArrayFromValue(e.FunName, l, trace.Type{DType: want.DType, Weak: true}, dev)
+			a, err := jstarlark.ArrayFromValue(e.FunName, l, trace.Type{DType: want.DType, Weak: true}, dev)
 			if err != nil {
 				return nil, err
 			}
@@ -525,9 +491,9 @@ func (x *Exported) callLeaves(thread *starlark.Thread, leaves []starlark.Value) 
 	if err != nil {
 		return nil, err
 	}
-	outTree := dialectTree(e.OutTree)
-	return ControlFlow(thread, e.FunName, func() (jit.Device, error) { return dev, nil }, func(ts *Trace) (starlark.Value, error) {
-		outs, err := BindTraced(ts, "jit", trace.Params{"name": trace.Ident(e.FunName), "jaxpr": closed}, append(slices.Clone(consts), arrays...)...)
+	outTree := jstarlark.TreeFromExport(e.OutTree)
+	return jstarlark.ControlFlow(thread, e.FunName, func() (jit.Device, error) { return dev, nil }, func(ts *jstarlark.Trace) (starlark.Value, error) {
+		outs, err := jstarlark.BindTraced(ts, "jit", trace.Params{"name": trace.Ident(e.FunName), "jaxpr": closed}, append(slices.Clone(consts), arrays...)...)
 		if err != nil {
 			return nil, err
 		}
@@ -544,14 +510,14 @@ func (x *Exported) callLeaves(thread *starlark.Thread, leaves []starlark.Value) 
 
 // program is the artifact's jaxpr with its constants as leading inputs,
 // and the constants on dev.
-func (x *Exported) program(e *export.Exported, dev jit.Device) (*trace.Jaxpr, []*Array, error) {
+func (x *Exported) program(e *export.Exported, dev jit.Device) (*trace.Jaxpr, []*jstarlark.Array, error) {
 	if e != x.e { // a specialization of a polymorphic export: not cached here
 		return closedProgram(e, dev)
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.consts == nil {
-		x.consts = map[jit.Device][]*Array{}
+		x.consts = map[jit.Device][]*jstarlark.Array{}
 	}
 	if c, ok := x.consts[dev]; ok {
 		return x.closed, c, nil
@@ -564,7 +530,7 @@ func (x *Exported) program(e *export.Exported, dev jit.Device) (*trace.Jaxpr, []
 	return closed, consts, nil
 }
 
-func closedProgram(e *export.Exported, dev jit.Device) (*trace.Jaxpr, []*Array, error) {
+func closedProgram(e *export.Exported, dev jit.Device) (*trace.Jaxpr, []*jstarlark.Array, error) {
 	j := e.Jaxpr
 	closed := &trace.Jaxpr{
 		InVars:  append(append([]*trace.Var(nil), j.ConstVars...), j.InVars...),
@@ -585,9 +551,9 @@ func closedProgram(e *export.Exported, dev jit.Device) (*trace.Jaxpr, []*Array, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", e.FunName, err)
 	}
-	consts := make([]*Array, len(bufs))
+	consts := make([]*jstarlark.Array, len(bufs))
 	for i, b := range bufs {
-		consts[i] = NewArray(b)
+		consts[i] = jstarlark.NewArray(b)
 	}
 	return closed, consts, nil
 }
@@ -624,13 +590,7 @@ func builtinDeserialize(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 // callbacks binds each stored host callback by name (Starlark functions or
 // Go functions, GoFunction).
 func Deserialize(data []byte, callbacks map[string]starlark.Callable) (*Exported, error) {
-	binds := map[string]export.BindFunc{}
-	for name, fn := range callbacks {
-		binds[name] = func(kind string, spec []byte) (trace.Callback, error) {
-			return decodeCallback(name, fn, kind, spec)
-		}
-	}
-	e, err := export.DeserializeWith(data, export.DeserializeOptions{Callbacks: binds, Builtin: builtinCallback})
+	e, err := export.DeserializeWith(data, jstarlark.CallbackBindings(callbacks))
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,9 @@ cases += [
     ["lax.igammac(jnp.array([1.0, 0.0, 2.0]), jnp.array([0.0, 2.0, jnp.inf]))", [1.0, 0.0, 0.0]],
     ["lax.betainc(jnp.array([2.0, 2.0, -1.0, 2.0]), jnp.array([3.0, 3.0, 1.0, 3.0]), jnp.array([0.0, 1.0, 0.5, 1.5]))",
      [0.0, 1.0, math.nan, math.nan]],
-    ["lax.zeta(jnp.array([1.0, 0.5, 2.0]), jnp.array([1.0, 1.0, -2.0]))", [math.inf, math.nan, math.inf]],
+    ["lax.zeta(jnp.array([1.0, 0.5, 2.0, 2.5]), jnp.array([1.0, 1.0, -2.0, -0.5]))", [math.inf, math.nan, math.inf, math.nan]],
+    # negative q for integer x, as SciPy defines it
+    ["lax.zeta(jnp.array([2.0, 3.0, 2.0, 4.0]), jnp.array([-0.5, -2.25, -20.5, -7.75]), )", sp.zeta([2.0, 3.0, 2.0, 4.0], [-0.5, -2.25, -20.5, -7.75])],
     # the derivatives: d/dx igamma is the Gamma density, d/da by the series;
     # betainc in x by the Beta density; lgamma's is digamma
     ["grad(lambda t: lax.igamma(jnp.float64(2.5), t))(jnp.float64(1.5))", float(1.5 ** 1.5 * math.exp(-1.5) / sp.gamma(2.5)), "f64"],

@@ -84,6 +84,67 @@ cases = [
     ("scipy.stats.multivariate_normal.pdf(jnp.array([[0.5, -0.2], [1.0, 1.0], [-2.0, 0.0]]), jnp.zeros(2), jnp.array([[2.0, 0.3], [0.3, 1.0]]))", st.multivariate_normal.pdf([[0.5, -0.2], [1.0, 1.0], [-2.0, 0.0]], [0.0, 0.0], [[2.0, 0.3], [0.3, 1.0]])),
 ]
 
+# The incomplete gamma and beta functions and what builds on them.
+A = "jnp.array([0.5, 1.0, 3.0, 10.0, 100.0, 2.5])"
+a = np.array([0.5, 1.0, 3.0, 10.0, 100.0, 2.5])
+Z = "jnp.array([0.2, 2.0, 3.0, 15.0, 90.0, 0.0])"
+z = np.array([0.2, 2.0, 3.0, 15.0, 90.0, 0.0])
+B = "jnp.array([0.05, 0.3, 0.5, 0.8, 0.99])"
+b = np.array([0.05, 0.3, 0.5, 0.8, 0.99])
+BES = "jnp.array([0.0, 0.5, -3.0, 12.0, 40.0])"
+bes = np.array([0.0, 0.5, -3.0, 12.0, 40.0])
+Y = "jnp.array([-1.0, 0.0, 0.5, 2.0, 7.5])"
+y = np.array([-1.0, 0.0, 0.5, 2.0, 7.5])
+cases += [
+    ("scipy.special.gammainc(%s, %s)" % (A, Z), sp.gammainc(a, z)),
+    ("scipy.special.gammaincc(%s, %s)" % (A, Z), sp.gammaincc(a, z)),
+    ("scipy.special.gammainc(2.0, %s)" % Z, sp.gammainc(2.0, z)),
+    ("scipy.special.betainc(2.0, 3.0, %s)" % B, sp.betainc(2.0, 3.0, b)),
+    ("scipy.special.betainc(jnp.array([0.5, 5.0, 1.0, 20.0, 0.2]), jnp.array([0.5, 1.5, 1.0, 30.0, 2.0]), %s)" % B,
+     sp.betainc([0.5, 5.0, 1.0, 20.0, 0.2], [0.5, 1.5, 1.0, 30.0, 2.0], b)),
+    ("scipy.special.i0e(%s)" % BES, sp.i0e(bes)),
+    ("scipy.special.i1e(%s)" % BES, sp.i1e(bes)),
+    ("scipy.special.i0(%s)" % BES, sp.i0(bes)),
+    ("scipy.special.i1(%s)" % BES, sp.i1(bes)),
+    ("scipy.special.zeta(jnp.array([2.0, 3.0, 4.5]), jnp.array([1.0, 2.0, 0.25]))", sp.zeta([2.0, 3.0, 4.5], [1.0, 2.0, 0.25])),
+    ("scipy.special.polygamma(jnp.array([0, 1, 2, 3]), jnp.array([0.5, 1.5, 4.0, 10.0]))", sp.polygamma([0, 1, 2, 3], [0.5, 1.5, 4.0, 10.0])),
+    ("scipy.special.polygamma(1, %s)" % G, sp.polygamma(1, g)),
+    ("scipy.special.rel_entr(jnp.array([0.0, 0.5, 2.0, 1.0, -1.0]), jnp.array([1.0, 0.25, 3.0, 0.0, 1.0]))",
+     sp.rel_entr([0.0, 0.5, 2.0, 1.0, -1.0], [1.0, 0.25, 3.0, 0.0, 1.0])),
+    ("scipy.special.kl_div(jnp.array([0.0, 0.5, 2.0, 1.0, -1.0]), jnp.array([1.0, 0.25, 3.0, 0.0, 1.0]))",
+     sp.kl_div([0.0, 0.5, 2.0, 1.0, -1.0], [1.0, 0.25, 3.0, 0.0, 1.0])),
+    ("scipy.stats.gamma.cdf(%s, 2.5)" % Y, st.gamma.cdf(y, 2.5)),
+    ("scipy.stats.gamma.cdf(%s, 0.7, loc=-0.5, scale=2.0)" % Y, st.gamma.cdf(y, 0.7, loc=-0.5, scale=2.0)),
+    ("scipy.stats.gamma.sf(%s, 2.5)" % Y, st.gamma.sf(y, 2.5)),
+    ("scipy.stats.gamma.logcdf(jnp.array([0.1, 1.0, 5.0]), 2.5)", st.gamma.logcdf([0.1, 1.0, 5.0], 2.5)),
+    ("scipy.stats.gamma.logsf(jnp.array([0.1, 1.0, 5.0]), 2.5)", st.gamma.logsf([0.1, 1.0, 5.0], 2.5)),
+    ("scipy.stats.beta.cdf(%s, 2.0, 5.0)" % B, st.beta.cdf(b, 2.0, 5.0)),
+    ("scipy.stats.beta.cdf(jnp.array([-0.5, 0.2, 1.5]), 0.5, 0.5)", st.beta.cdf([-0.5, 0.2, 1.5], 0.5, 0.5)),
+    ("scipy.stats.beta.sf(%s, 2.0, 5.0)" % B, st.beta.sf(b, 2.0, 5.0)),
+    ("scipy.stats.beta.logcdf(%s, 3.0, 1.5)" % B, st.beta.logcdf(b, 3.0, 1.5)),
+    ("scipy.stats.beta.logsf(%s, 3.0, 1.5)" % B, st.beta.logsf(b, 3.0, 1.5)),
+    ("scipy.stats.poisson.cdf(jnp.array([-1.0, 0.0, 1.0, 3.0, 7.0, 2.5]), 2.5)", st.poisson.cdf([-1.0, 0.0, 1.0, 3.0, 7.0, 2.5], 2.5)),
+    ("scipy.stats.chi2.pdf(%s, 3.0)" % Y, st.chi2.pdf(y, 3.0)),
+    ("scipy.stats.chi2.logpdf(jnp.array([0.5, 2.0, 7.5]), 4.0, scale=2.0)", st.chi2.logpdf([0.5, 2.0, 7.5], 4.0, scale=2.0)),
+    ("scipy.stats.chi2.cdf(%s, 3.0)" % Y, st.chi2.cdf(y, 3.0)),
+    ("scipy.stats.chi2.sf(%s, 3.0)" % Y, st.chi2.sf(y, 3.0)),
+    ("scipy.stats.chi2.logcdf(jnp.array([0.5, 2.0, 7.5]), 3.0)", st.chi2.logcdf([0.5, 2.0, 7.5], 3.0)),
+    ("scipy.stats.chi2.logsf(jnp.array([0.5, 2.0, 7.5]), 3.0)", st.chi2.logsf([0.5, 2.0, 7.5], 3.0)),
+    ("scipy.stats.expon.pdf(%s)" % Y, st.expon.pdf(y)),
+    ("scipy.stats.expon.logpdf(%s, loc=0.5, scale=2.0)" % Y, st.expon.logpdf(y, 0.5, 2.0)),
+    ("scipy.stats.expon.cdf(%s)" % Y, st.expon.cdf(y)),
+    ("scipy.stats.expon.sf(%s, scale=3.0)" % Y, st.expon.sf(y, scale=3.0)),
+    ("scipy.stats.expon.logcdf(jnp.array([0.5, 2.0, 7.5]))", st.expon.logcdf([0.5, 2.0, 7.5])),
+    ("scipy.stats.expon.logsf(%s)" % Y, st.expon.logsf(y)),
+    ("scipy.stats.expon.ppf(%s, scale=2.0)" % P, st.expon.ppf(p, scale=2.0)),
+    ("scipy.stats.binom.pmf(jnp.array([-1.0, 0.0, 3.0, 10.0, 11.0]), 10.0, 0.3)", st.binom.pmf([-1.0, 0.0, 3.0, 10.0, 11.0], 10, 0.3)),
+    ("scipy.stats.binom.logpmf(jnp.array([0.0, 3.0, 10.0]), 10.0, 0.3)", st.binom.logpmf([0.0, 3.0, 10.0], 10, 0.3)),
+    ("scipy.stats.nbinom.pmf(jnp.array([-1.0, 0.0, 3.0, 12.0]), 4.0, 0.35)", st.nbinom.pmf([-1.0, 0.0, 3.0, 12.0], 4, 0.35)),
+    ("scipy.stats.nbinom.logpmf(jnp.array([0.0, 3.0, 12.0]), 2.5, 0.6)", st.nbinom.logpmf([0.0, 3.0, 12.0], 2.5, 0.6)),
+    ("scipy.stats.geom.pmf(jnp.array([0.0, 1.0, 2.0, 7.0]), 0.3)", st.geom.pmf([0.0, 1.0, 2.0, 7.0], 0.3)),
+    ("scipy.stats.geom.logpmf(jnp.array([1.0, 2.0, 7.0]), 0.3)", st.geom.logpmf([1.0, 2.0, 7.0], 0.3)),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

@@ -38,7 +38,13 @@ import (
 // shortcut. The result is then rounded once into the result dtype
 // (float16/bfloat16 from float32).
 
-func init() { registerKernel("dot_general", dotKernel) }
+// dot_general writes every element of its result (an empty contraction
+// writes zeros), so a reused destination needs no clearing first: for a
+// batch of outer products, clearing cost as much as computing.
+func init() {
+	registerKernel("dot_general", dotKernel)
+	writesEveryElement["dot_general"] = true
+}
 
 func dotKernel(e *trace.Eqn, in, out []*Buffer) error {
 	dn, _ := trace.ParamAs[trace.DotDimensionNumbers](e.Params, "dimension_numbers")
@@ -208,12 +214,17 @@ func dotTyped[T dotElem](g dotGeometry, lhs, rhs, dst *Buffer, ct trace.DType) {
 		acc = newBuffer(dst.dev, trace.AVal{Shape: dst.Shape(), DType: ct})
 	}
 	c := view[T](acc)
+	if g.k == 0 {
+		clear(c)
+	}
 	if g.k > 0 {
 		switch {
 		case g.n == 1:
 			dotRowsTimesVector(g.batch, g.m, g.k, a, g.lb, g.lm, g.lk, b, g.rb, g.rk, c)
 		case g.m == 1:
 			dotRowsTimesVector(g.batch, g.n, g.k, b, g.rb, g.rn, g.rk, a, g.lb, g.lk, c)
+		case g.k == 1:
+			dotOuter(g, a, b, c)
 		default:
 			gemm(g, a, b, c)
 		}

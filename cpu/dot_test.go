@@ -145,6 +145,9 @@ func TestDotGeneralLayoutsFloat32(t *testing.T) {
 		{"vector-matrix", []int{300}, []int{300, 70}, dotDims([]int{0}, []int{0}, nil, nil)},
 		{"vector-vector", []int{1000}, []int{1000}, dotDims([]int{0}, []int{0}, nil, nil)},
 		{"outer product", []int{9}, []int{11}, dotDims(nil, nil, nil, nil)},
+		{"batched outer products", []int{5, 9}, []int{5, 70}, dotDims(nil, nil, []int{0}, []int{0})},
+		{"batched outer products, rhs batch last", []int{9, 5}, []int{70, 5}, dotDims(nil, nil, []int{1}, []int{1})},
+		{"contraction of one", []int{4, 9, 1}, []int{4, 1, 70}, dotDims([]int{2}, []int{1}, []int{0}, []int{0})},
 		{"batched", []int{3, 17, 40}, []int{3, 40, 19}, dotDims([]int{2}, []int{1}, []int{0}, []int{0})},
 		{"batch in the middle", []int{17, 3, 40}, []int{40, 19, 3}, dotDims([]int{2}, []int{0}, []int{1}, []int{2})},
 		{"batched matrix-vector", []int{4, 30, 20}, []int{4, 20}, dotDims([]int{2}, []int{1}, []int{0}, []int{0})},
@@ -395,4 +398,25 @@ func TestFusedMulAdd32(t *testing.T) {
 	check(0, 5, float32(math.Copysign(0, -1)))
 	check(float32(math.Inf(1)), 1, 3)
 	check(3.4e38, 10, 0)
+}
+
+// A contraction over no elements writes zeros: dot_general is listed as
+// writing every element, so a reused destination holding stale values is
+// not cleared for it.
+func TestDotEmptyContractionOverwritesTheDestination(t *testing.T) {
+	lhs := bufferOf(t, trace.Float32, []int{3, 0})
+	rhs := bufferOf(t, trace.Float32, []int{0, 4})
+	dst := newBuffer(testDevice().(*Device), trace.AVal{Shape: trace.Shape{3, 4}, DType: trace.Float32})
+	for i := range view[float32](dst) {
+		view[float32](dst)[i] = 7
+	}
+	p := trace.Params{"dimension_numbers": dotDims([]int{1}, []int{0}, nil, nil), "precision": nil, "preferred_element_type": nil}
+	if err := dotKernel(&trace.Eqn{Params: p}, []*Buffer{lhs, rhs}, []*Buffer{dst}); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range view[float32](dst) {
+		if math.Float32bits(v) != 0 {
+			t.Fatalf("element %d = %v, want +0", i, v)
+		}
+	}
 }

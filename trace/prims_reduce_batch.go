@@ -121,46 +121,8 @@ func dotGeneralBatch(bt Batcher, in []Atom, dims []int, p Params) ([]Atom, []int
 		lhsFree := lhs.Aval().Rank() - len(dn.LhsContracting) - len(dn.LhsBatch)
 		outDim = len(dn.LhsBatch) + lhsFree + freeBefore(rd, dn.RhsContracting, dn.RhsBatch)
 	}
-	if out, ok, err := outerProduct(bt, lhs, rhs, q); ok || err != nil {
-		return []Atom{out}, []int{outDim}, err
-	}
 	out, err := batchBind(bt, "dot_general", q, lhs, rhs)
 	return []Atom{out}, []int{outDim}, err
-}
-
-// outerProduct computes a dot_general that contracts nothing (a batch of
-// outer products, as per-example gradients of a dense layer are) as a
-// broadcast multiplication, which fuses with what follows instead of
-// running as a matrix product with an inner dimension of 1. It applies
-// when the batch dimensions lead both operands in order and the operands
-// share a numeric dtype that is the result's.
-func outerProduct(bt Batcher, lhs, rhs Atom, p Params) (Atom, bool, error) {
-	dn, _ := ParamAs[DotDimensionNumbers](p, "dimension_numbers")
-	l, r := lhs.Aval(), rhs.Aval()
-	nb := len(dn.LhsBatch)
-	pref := p.DType("preferred_element_type")
-	switch {
-	case len(dn.LhsContracting) != 0,
-		!slices.Equal(dn.LhsBatch, iotaInts(nb)) || !slices.Equal(dn.RhsBatch, iotaInts(nb)),
-		l.DType != r.DType || !l.DType.IsNumeric(),
-		pref != InvalidDType && pref != l.DType:
-		return nil, false, nil
-	}
-	shape := append(l.Shape.Clone(), r.Shape[nb:]...)
-	rhsDims := iotaInts(nb)
-	for d := nb; d < r.Rank(); d++ {
-		rhsDims = append(rhsDims, l.Rank()+d-nb)
-	}
-	lb, err := batchBind(bt, "broadcast_in_dim", Params{"shape": []int(shape), "broadcast_dimensions": iotaInts(l.Rank())}, lhs)
-	if err != nil {
-		return nil, true, err
-	}
-	rb, err := batchBind(bt, "broadcast_in_dim", Params{"shape": []int(shape), "broadcast_dimensions": rhsDims}, rhs)
-	if err != nil {
-		return nil, true, err
-	}
-	out, err := batchBind(bt, "mul", Params{}, lb, rb)
-	return out, true, err
 }
 
 // freeBefore counts the free dimensions (neither contracting nor batch, in

@@ -395,7 +395,7 @@ func primCases() []primCase {
 	add("dot_general", dot([]int{1}, []int{0}, nil, nil), ops("f32[2,3]", "f32[3]"))
 	add("dot_general", dot([]int{2}, []int{1}, []int{0}, []int{0}), ops("f32[2,3,4]", "f32[2,4,5]"))
 	add("dot_general", dot([]int{0}, []int{1}, nil, nil), ops("f32[3,2]", "f32[4,3]"))
-	// Outer products: both batched, they become a broadcast multiplication.
+	// Outer products: both batched, a batch of them (per-example gradients).
 	add("dot_general", dot(nil, nil, nil, nil), ops("f32[2]", "f32[3]"))
 	add("dot_general", dot(nil, nil, []int{1}, []int{0}), ops("f32[3,2]", "f32[2,4]"))
 	add("dot_general", dot(nil, nil, nil, nil), ops("i32[2]", "i32[3]"))

@@ -28,7 +28,7 @@ var (
 
 // distributions are stats.star's prefixes, multivariate_normal before any
 // shorter name it could be read as.
-var distributions = []string{"multivariate_normal", "bernoulli", "logistic", "uniform", "laplace", "poisson", "nbinom", "cauchy", "expon", "binom", "gamma", "beta", "geom", "norm", "chi2", "t"}
+var distributions = []string{"multivariate_normal", "multinomial", "wrapcauchy", "dirichlet", "truncnorm", "bernoulli", "vonmises", "gennorm", "pareto", "logistic", "uniform", "laplace", "poisson", "nbinom", "cauchy", "expon", "binom", "gamma", "beta", "geom", "norm", "chi2", "t"}
 
 func init() {
 	jstarlark.RegisterValue(Module, "special", special)

@@ -145,6 +145,48 @@ cases += [
     ("scipy.stats.geom.logpmf(jnp.array([1.0, 2.0, 7.0]), 0.3)", st.geom.logpmf([1.0, 2.0, 7.0], 0.3)),
 ]
 
+# The exponential integrals, the sign of Gamma, Pochhammer, Bernoulli numbers.
+E = "jnp.array([0.0, 0.05, 0.5, 1.0, 2.5, 30.0, -1.0])"
+e = np.array([0.0, 0.05, 0.5, 1.0, 2.5, 30.0, -1.0])
+cases += [
+    ("scipy.special.exp1(%s)" % E, sp.exp1(e)),
+    ("scipy.special.expi(jnp.array([-30.0, -2.0, -0.1, 0.0, 0.01, 0.5, 1.0, 39.0, 41.0, 80.0]))", sp.expi([-30.0, -2.0, -0.1, 0.0, 0.01, 0.5, 1.0, 39.0, 41.0, 80.0])),
+    ("scipy.special.expn(jnp.array([0, 1, 2, 3, 5, 2, 10]), jnp.array([0.5, 1.0, 0.5, 0.2, 3.0, 0.0, 12.0]))",
+     sp.expn([0, 1, 2, 3, 5, 2, 10], [0.5, 1.0, 0.5, 0.2, 3.0, 0.0, 12.0])),
+    ("scipy.special.gammasgn(jnp.array([0.0, -1.0, -0.5, -1.5, -2.5, 2.0, jnp.inf, -jnp.inf, jnp.nan]))",
+     sp.gammasgn([0.0, -1.0, -0.5, -1.5, -2.5, 2.0, np.inf, -np.inf, np.nan])),
+    ("scipy.special.poch(jnp.array([1.0, 2.5, -1.5, 3.0, 0.5]), jnp.array([2.0, 0.5, 2.0, -1.0, 0.0]))",
+     sp.poch([1.0, 2.5, -1.5, 3.0, 0.5], [2.0, 0.5, 2.0, -1.0, 0.0])),
+    ("scipy.special.bernoulli(12)", sp.bernoulli(12)),
+]
+
+# The distributions of the stats module's second half.
+cases += [
+    ("scipy.stats.dirichlet.logpdf(jnp.array([0.2, 0.3, 0.5]), jnp.array([1.5, 2.0, 3.0]))", st.dirichlet.logpdf([0.2, 0.3, 0.5], [1.5, 2.0, 3.0])),
+    ("scipy.stats.dirichlet.pdf(jnp.array([0.2, 0.3]), jnp.array([1.5, 2.0, 3.0]))", st.dirichlet.pdf([0.2, 0.3, 0.5], [1.5, 2.0, 3.0])),
+    ("scipy.stats.multinomial.logpmf(jnp.array([1, 2, 3]), 6, jnp.array([0.2, 0.3, 0.5]))", st.multinomial.logpmf([1, 2, 3], 6, [0.2, 0.3, 0.5])),
+    ("scipy.stats.multinomial.pmf(jnp.array([1, 2, 3]), 7, jnp.array([0.2, 0.3, 0.5]))", 0.0),
+    ("scipy.stats.gennorm.logpdf(%s, 1.5)" % X, st.gennorm.logpdf(x, 1.5)),
+    ("scipy.stats.gennorm.pdf(%s, 3.0)" % X, st.gennorm.pdf(x, 3.0)),
+    ("scipy.stats.gennorm.cdf(%s, 1.5)" % X, st.gennorm.cdf(x, 1.5)),
+    ("scipy.stats.pareto.logpdf(jnp.array([0.5, 1.0, 2.0, 10.0]), 3.0)", st.pareto.logpdf([0.5, 1.0, 2.0, 10.0], 3.0)),
+    ("scipy.stats.pareto.pdf(jnp.array([0.5, 1.5, 4.0]), 2.0, loc=0.5, scale=1.0)", st.pareto.pdf([0.5, 1.5, 4.0], 2.0, 0.5, 1.0)),
+    ("scipy.stats.pareto.cdf(jnp.array([0.5, 1.0, 2.0, 10.0]), 3.0)", st.pareto.cdf([0.5, 1.0, 2.0, 10.0], 3.0)),
+    ("scipy.stats.pareto.sf(jnp.array([0.5, 1.0, 2.0, 10.0]), 3.0)", st.pareto.sf([0.5, 1.0, 2.0, 10.0], 3.0)),
+    ("scipy.stats.pareto.ppf(%s, 3.0)" % P, st.pareto.ppf(p, 3.0)),
+    ("scipy.stats.vonmises.logpdf(jnp.array([-3.0, 0.0, 0.5, 4.0]), 2.0)", st.vonmises.logpdf([-3.0, 0.0, 0.5, 4.0], 2.0)),
+    ("scipy.stats.vonmises.pdf(jnp.array([0.0, 1.0]), 25.0)", st.vonmises.pdf([0.0, 1.0], 25.0)),
+    ("scipy.stats.wrapcauchy.logpdf(jnp.array([0.5, 3.0, 7.0]), 0.3)", st.wrapcauchy.logpdf([0.5, 3.0, 7.0], 0.3)),
+    ("scipy.stats.wrapcauchy.pdf(jnp.array([0.1, 6.0]), 0.8)", st.wrapcauchy.pdf([0.1, 6.0], 0.8)),
+    ("scipy.stats.truncnorm.logpdf(%s, -1.0, 2.0)" % X, st.truncnorm.logpdf(x, -1.0, 2.0)),
+    ("scipy.stats.truncnorm.pdf(jnp.array([3.5, 4.0, 6.0]), 3.0, 8.0)", st.truncnorm.pdf([3.5, 4.0, 6.0], 3.0, 8.0)),
+    ("scipy.stats.truncnorm.cdf(%s, -1.0, 2.0)" % X, st.truncnorm.cdf(x, -1.0, 2.0)),
+    ("scipy.stats.truncnorm.cdf(jnp.array([3.5, 4.0, 6.0]), 3.0, 8.0, loc=0.5, scale=1.2)", st.truncnorm.cdf([3.5, 4.0, 6.0], 3.0, 8.0, 0.5, 1.2)),
+    ("scipy.stats.truncnorm.sf(%s, -1.0, 2.0)" % X, st.truncnorm.sf(x, -1.0, 2.0)),
+    ("scipy.stats.truncnorm.logcdf(jnp.array([-0.5, 0.5, 1.5]), -1.0, 2.0)", st.truncnorm.logcdf([-0.5, 0.5, 1.5], -1.0, 2.0)),
+    ("scipy.stats.truncnorm.logsf(jnp.array([-0.5, 0.5, 1.5]), -1.0, 2.0)", st.truncnorm.logsf([-0.5, 0.5, 1.5], -1.0, 2.0)),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

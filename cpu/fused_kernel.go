@@ -46,6 +46,9 @@ func compileLoop(k *jit.Kernel) (fusedRunner, error) {
 	if r, ok := loneTranspose(k); ok {
 		return r, nil
 	}
+	if r, err := compileNative(k); err == nil {
+		return r, nil
+	}
 	c, err := newFusedCompiler(k)
 	if err != nil {
 		return nil, err

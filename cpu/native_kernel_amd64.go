@@ -1,0 +1,126 @@
+package cpu
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"unsafe"
+
+	xcpu "golang.org/x/sys/cpu"
+
+	"github.com/jaxsh/jaxsh/jit"
+)
+
+// Fused loop kernels as native code (issue: fused CPU kernels as machine
+// code). compileNative lowers a kernel (native_lower_amd64.go), emits
+// AVX-512 code for it (native_emit_amd64.go) and maps the code executable
+// (native_code_amd64.go); a kernel it cannot take runs on the block
+// machine, which stays the portable path. JAXSH_CPU_CODEGEN=0 turns
+// generation off.
+
+// nativeAvailable: the generated code needs AVX-512 F (zmm registers,
+// masks) and VL (the same instructions on ymm, for float32 values in
+// kernels that also compute in float64).
+var nativeAvailable = xcpu.X86.HasAVX512F && xcpu.X86.HasAVX512VL
+
+// nativeEnabled reports whether kernels compile to native code now; it
+// reads the environment each time, so tests can switch it.
+func nativeEnabled() bool {
+	return nativeAvailable && os.Getenv("JAXSH_CPU_CODEGEN") != "0"
+}
+
+// nativeChunk bounds the elements one call of generated code covers, so
+// that a goroutine returns to Go code (where it can be preempted and its
+// stack scanned) every few tens of microseconds.
+const nativeChunk = 1 << 16
+
+// A nativeKernel is a loop kernel compiled to machine code.
+type nativeKernel struct {
+	mem     *execMemory
+	code    *nativeCode
+	size    int
+	inSize  []int // element size of each input
+	outSize []int
+}
+
+// compileNative compiles k to native code, or says why it cannot.
+func compileNative(k *jit.Kernel) (fusedRunner, error) {
+	if !nativeEnabled() {
+		return nil, errNotNative("off")
+	}
+	l, outs, err := lowerNative(k)
+	if err != nil {
+		return nil, err
+	}
+	code, err := emitNative(l, outs, len(k.In))
+	if err != nil {
+		return nil, err
+	}
+	mem, err := newExecMemory(code.code)
+	if err != nil {
+		return nil, err
+	}
+	nk := &nativeKernel{mem: mem, code: code, size: l.size}
+	for _, v := range k.In {
+		nk.inSize = append(nk.inSize, v.Aval().DType.Size())
+	}
+	for _, v := range k.Out {
+		nk.outSize = append(nk.outSize, v.Aval().DType.Size())
+	}
+	if dumpKernels() {
+		fmt.Fprintf(os.Stderr, "native code for the loop kernel over %s writing %v:\n%s", k.Shape, k.Out, code.listing)
+	}
+	return nk, nil
+}
+
+// dumpKernels reports whether JAXSH_DUMP asks for the kernel program,
+// which then includes the generated code.
+func dumpKernels() bool {
+	for _, s := range strings.Split(os.Getenv("JAXSH_DUMP"), ",") {
+		if s = strings.TrimSpace(s); s == "kernels" || s == "all" {
+			return true
+		}
+	}
+	return false
+}
+
+func (k *nativeKernel) run(in, out []*Buffer) {
+	lanes := k.code.lanes
+	vectors := (k.size + lanes - 1) / lanes
+	if k.size <= grainElements {
+		k.runRange(in, out, 0, k.size)
+		return
+	}
+	pool.parallelFor(vectors, grainElements/lanes, func(lo, hi int) {
+		k.runRange(in, out, lo*lanes, min(hi*lanes, k.size))
+	})
+}
+
+// runRange computes elements [lo, hi) in chunks of at most nativeChunk.
+func (k *nativeKernel) runRange(in, out []*Buffer, lo, hi int) {
+	args := make([]uintptr, argPtrs+len(in)+len(out))
+	lanes := k.code.lanes
+	for c := lo; c < hi; c += nativeChunk {
+		n := min(nativeChunk, hi-c)
+		whole := n &^ (lanes - 1)
+		args[argMain] = uintptr(whole)
+		args[argTail] = uintptr(1)<<(n-whole) - 1
+		for i, b := range in {
+			args[argPtrs+i] = dataAddress(b)
+			if k.code.inFull[i] {
+				args[argPtrs+i] += uintptr(c * k.inSize[i])
+			}
+		}
+		for j, b := range out {
+			args[argPtrs+len(in)+j] = dataAddress(b) + uintptr(c*k.outSize[j])
+		}
+		callNative(k.mem.entry(), &args[0])
+	}
+	// The buffers and the code must outlive every call above.
+	runtime.KeepAlive(in)
+	runtime.KeepAlive(out)
+	runtime.KeepAlive(k.mem)
+}
+
+func dataAddress(b *Buffer) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b.data))) }

@@ -1,0 +1,346 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+)
+
+// Lowering a LoopKernel to native code, first step: the kernel's
+// equations become a graph of vector nodes, each one machine operation
+// (or a short fixed sequence) on all lanes at once. Only kernels whose
+// values all sit at the loop's own linear index (elementwise chains, with
+// reshapes, squeezes and broadcasts that do not move elements) or are one
+// element broadcast to every lane are taken; anything else is refused, and
+// the kernel runs on the block machine.
+//
+// Every node computes exactly the IEEE operation the portable block op
+// computes per element, one rounding per operation, in the same order:
+// results are the same bits.
+
+type nodeOp uint8
+
+const (
+	nLoad      nodeOp = iota // input at the lane's index
+	nBroadcast               // input's only element, every lane
+	nConst                   // literal
+	nBinary                  // add sub mul div
+	nMax                     // XLA's max and min: NaN propagates, ties keep the first
+	nMin
+	nNeg
+	nAbs
+	nSqrt
+	nCompare // float compare → bool
+	nSelect  // select_n(pred, a, b)
+	nConvert // float32 ↔ float64
+	nBoolOp  // and or xor of bools
+	nBoolNot // not of a bool
+)
+
+type vnode struct {
+	op    nodeOp
+	dt    trace.DType // float32, float64 or bool
+	args  []int
+	inv   bool   // the same in every lane and iteration
+	input int    // nLoad, nBroadcast
+	bits  uint64 // nConst
+	sub   byte   // nBinary: opcode; nCompare: predicate; nBoolOp: opcode
+	name  string // for the listing of binary ops
+}
+
+type nativeLowering struct {
+	size     int
+	producer map[*trace.Var]*trace.Eqn
+	inputs   map[*trace.Var]int
+	memo     map[*trace.Var]int
+	consts   map[string]int
+	nodes    []vnode
+}
+
+// errNotNative reports why a kernel stays on the block machine; it is
+// never shown to users.
+func errNotNative(format string, args ...any) error {
+	return fmt.Errorf("cpu: native code: "+format, args...)
+}
+
+func lowerNative(k *jit.Kernel) (*nativeLowering, []int, error) {
+	if k.Kind != jit.LoopKernel {
+		return nil, nil, errNotNative("%s kernel", k.Kind)
+	}
+	l := &nativeLowering{
+		size: k.Shape.Size(), producer: map[*trace.Var]*trace.Eqn{}, inputs: map[*trace.Var]int{},
+		memo: map[*trace.Var]int{}, consts: map[string]int{},
+	}
+	for i, v := range k.In {
+		l.inputs[v] = i
+	}
+	for _, e := range k.Eqns {
+		for _, v := range e.Out {
+			l.producer[v] = e
+		}
+	}
+	outs := make([]int, len(k.Out))
+	for j, v := range k.Out {
+		if dt := v.Aval().DType; dt != trace.Float32 && dt != trace.Float64 {
+			return nil, nil, errNotNative("output of dtype %s", dt)
+		}
+		if v.Aval().Size() != l.size {
+			return nil, nil, errNotNative("output %v is not of the loop's size", v)
+		}
+		n, err := l.value(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		outs[j] = n
+	}
+	return l, outs, nil
+}
+
+func (l *nativeLowering) add(n vnode) int {
+	l.nodes = append(l.nodes, n)
+	return len(l.nodes) - 1
+}
+
+func nativeDType(dt trace.DType) bool {
+	return dt == trace.Float32 || dt == trace.Float64 || dt == trace.Bool
+}
+
+// value returns the node computing atom a at the lane's index (or in every
+// lane, for a one-element value).
+func (l *nativeLowering) value(a trace.Atom) (int, error) {
+	switch a := a.(type) {
+	case *trace.Literal:
+		return l.literal(a)
+	case *trace.Var:
+		if n, ok := l.memo[a]; ok {
+			return n, nil
+		}
+		n, err := l.varValue(a)
+		if err != nil {
+			return 0, err
+		}
+		l.memo[a] = n
+		return n, nil
+	}
+	return 0, errNotNative("atom %T", a)
+}
+
+func (l *nativeLowering) literal(lit *trace.Literal) (int, error) {
+	var bits uint64
+	dt := lit.Aval().DType
+	f, ok := lit.Value().(float64)
+	if !ok {
+		if i, isInt := lit.Value().(int64); isInt {
+			f, ok = float64(i), true
+		}
+	}
+	switch {
+	case !ok:
+		return 0, errNotNative("literal %v", lit)
+	case dt == trace.Float32:
+		bits = uint64(math.Float32bits(float32(f)))
+	case dt == trace.Float64:
+		bits = math.Float64bits(f)
+	default:
+		return 0, errNotNative("literal of dtype %s", dt)
+	}
+	return l.constant(dt, bits), nil
+}
+
+func (l *nativeLowering) constant(dt trace.DType, bits uint64) int {
+	key := fmt.Sprint(dt, bits)
+	if n, ok := l.consts[key]; ok {
+		return n
+	}
+	n := l.add(vnode{op: nConst, dt: dt, bits: bits, inv: true})
+	l.consts[key] = n
+	return n
+}
+
+func (l *nativeLowering) varValue(v *trace.Var) (int, error) {
+	aval := v.Aval()
+	if !nativeDType(aval.DType) {
+		return 0, errNotNative("value of dtype %s", aval.DType)
+	}
+	size := aval.Size()
+	if size != l.size && size != 1 {
+		return 0, errNotNative("value %v at other indices than the loop's", v)
+	}
+	if i, ok := l.inputs[v]; ok {
+		if aval.DType == trace.Bool {
+			return 0, errNotNative("bool input")
+		}
+		if size == l.size {
+			return l.add(vnode{op: nLoad, dt: aval.DType, input: i}), nil
+		}
+		return l.add(vnode{op: nBroadcast, dt: aval.DType, input: i, inv: true}), nil
+	}
+	e := l.producer[v]
+	if e == nil {
+		return 0, errNotNative("%v is neither an input nor computed inside", v)
+	}
+	if len(e.Out) != 1 {
+		return 0, errNotNative("%s with %d results", e.Prim.Name, len(e.Out))
+	}
+	switch e.Prim.Name {
+	case "copy", "reshape", "squeeze", "broadcast_in_dim", "transpose", "convert_element_type":
+		return l.layoutOrConvert(e, v)
+	}
+	args := make([]int, len(e.In))
+	inv := true
+	for i, a := range e.In {
+		n, err := l.value(a)
+		if err != nil {
+			return 0, err
+		}
+		args[i] = n
+		inv = inv && l.nodes[n].inv
+	}
+	return l.elementwise(e, aval.DType, args, inv)
+}
+
+// layoutOrConvert handles the equations that move no element at the
+// lane's index: a one-element operand broadcast everywhere, or an operand
+// whose row-major order the result keeps. convert_element_type converts
+// between the float dtypes (or is a copy).
+func (l *nativeLowering) layoutOrConvert(e *trace.Eqn, v *trace.Var) (int, error) {
+	x := e.In[0]
+	xs := x.Aval().Shape
+	switch {
+	case e.Prim.Name == "convert_element_type":
+	case xs.Size() == 1:
+	case xs.Size() != v.Aval().Size():
+		return 0, errNotNative("%s changing the size", e.Prim.Name)
+	case e.Prim.Name == "transpose":
+		// Keeps the order only if the dimensions longer than one stay in
+		// order.
+		last := -1
+		for _, d := range e.Params.Ints("permutation") {
+			if xs[d] == 1 {
+				continue
+			}
+			if d < last {
+				return 0, errNotNative("transpose moving elements")
+			}
+			last = d
+		}
+	}
+	n, err := l.value(x)
+	if err != nil {
+		return 0, err
+	}
+	if e.Prim.Name != "convert_element_type" {
+		return n, nil
+	}
+	from, to := x.Aval().DType, v.Aval().DType
+	switch {
+	case from == to:
+		return n, nil
+	case (from == trace.Float32 && to == trace.Float64) || (from == trace.Float64 && to == trace.Float32):
+		return l.add(vnode{op: nConvert, dt: to, args: []int{n}, inv: l.nodes[n].inv}), nil
+	}
+	return 0, errNotNative("convert from %s to %s", from, to)
+}
+
+// Binary opcodes of the 0F map, the same for ps and pd.
+var binaryOpcodes = map[string]byte{"add": 0x58, "mul": 0x59, "sub": 0x5C, "div": 0x5E}
+
+// Compare predicates (vcmpps imm8) with Go's semantics for NaN: every
+// ordered comparison is false, != is true.
+var comparePredicates = map[string]byte{"eq": 0x00, "lt": 0x11, "le": 0x12, "ne": 0x04, "ge": 0x1D, "gt": 0x1E}
+
+// Mask instructions of the 0F map (VEX.L1 word forms).
+var boolOpcodes = map[string]byte{"and": 0x41, "or": 0x45, "xor": 0x47}
+
+func (l *nativeLowering) elementwise(e *trace.Eqn, dt trace.DType, args []int, inv bool) (int, error) {
+	name := e.Prim.Name
+	if len(args) == 0 {
+		return 0, errNotNative("%s without operands", name)
+	}
+	argDT := l.nodes[args[0]].dt
+	float := argDT == trace.Float32 || argDT == trace.Float64
+	same := true
+	for _, a := range args {
+		same = same && l.nodes[a].dt == argDT
+	}
+	node := vnode{dt: dt, args: args, inv: inv, name: name}
+	switch {
+	case binaryOpcodes[name] != 0 && float && same && len(args) == 2:
+		node.op, node.sub = nBinary, binaryOpcodes[name]
+	case name == "max" && float && same:
+		node.op = nMax
+	case name == "min" && float && same:
+		node.op = nMin
+	case name == "neg" && float:
+		node.op = nNeg
+	case name == "abs" && float:
+		node.op = nAbs
+	case name == "sqrt" && float:
+		node.op = nSqrt
+	case name == "square" && float:
+		node.op, node.sub, node.args, node.name = nBinary, binaryOpcodes["mul"], []int{args[0], args[0]}, "mul"
+	case name == "integer_pow" && float:
+		return l.integerPow(args[0], e.Params.Int("y"))
+	case comparePredicates[name] != 0 || name == "eq":
+		if !float || !same {
+			return 0, errNotNative("%s on %s", name, argDT)
+		}
+		node.op, node.sub = nCompare, comparePredicates[name]
+	case name == "select_n":
+		if len(args) != 3 || argDT != trace.Bool || l.nodes[args[1]].dt != l.nodes[args[2]].dt || l.nodes[args[1]].dt == trace.Bool {
+			return 0, errNotNative("select_n of this form")
+		}
+		node.op = nSelect
+	case boolOpcodes[name] != 0 && argDT == trace.Bool && same:
+		node.op, node.sub = nBoolOp, boolOpcodes[name]
+	case name == "not" && argDT == trace.Bool:
+		node.op = nBoolNot
+	default:
+		return 0, errNotNative("%s on %s", name, argDT)
+	}
+	return l.add(node), nil
+}
+
+// integerPow is integerPow's sequence of multiplies (elementwise_arith.go)
+// as nodes: acc takes the powers of x for the set bits of |y|, lowest
+// first, x squaring after each bit; a negative y takes 1/acc at the end.
+func (l *nativeLowering) integerPow(x, y int) (int, error) {
+	dt, inv := l.nodes[x].dt, l.nodes[x].inv
+	mul := func(a, b int) int {
+		return l.add(vnode{op: nBinary, sub: binaryOpcodes["mul"], name: "mul", dt: dt, args: []int{a, b}, inv: inv})
+	}
+	one := func() int {
+		if dt == trace.Float32 {
+			return l.constant(dt, uint64(math.Float32bits(1)))
+		}
+		return l.constant(dt, math.Float64bits(1))
+	}
+	if y == 0 {
+		return one(), nil
+	}
+	m := uint(y)
+	if y < 0 {
+		m = uint(-y)
+	}
+	acc := -1
+	for m > 0 {
+		if m&1 != 0 {
+			if acc >= 0 {
+				acc = mul(acc, x)
+			} else {
+				acc = x
+			}
+		}
+		m >>= 1
+		if m > 0 {
+			x = mul(x, x)
+		}
+	}
+	if y < 0 {
+		o := one()
+		acc = l.add(vnode{op: nBinary, sub: binaryOpcodes["div"], name: "div", dt: dt, args: []int{o, acc}, inv: inv && l.nodes[o].inv})
+	}
+	return acc, nil
+}

@@ -1,0 +1,17 @@
+//go:build !amd64
+
+package cpu
+
+import (
+	"errors"
+
+	"github.com/jaxsh/jaxsh/jit"
+)
+
+// No code generator for this architecture: fused kernels run on the block
+// machine.
+func compileNative(*jit.Kernel) (fusedRunner, error) {
+	return nil, errors.New("cpu: no native code generator for this architecture")
+}
+
+func nativeEnabled() bool { return false }

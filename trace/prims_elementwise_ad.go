@@ -118,9 +118,24 @@ var unaryDerivs = map[string]func(e *Emitter, g, x, y Atom) Atom{
 
 func dtypeOf(a Atom) DType { return a.Aval().DType }
 
+// analytic are the unary primitives whose derivative formula above is
+// also the complex derivative (they are holomorphic where defined), so
+// their rules take complex operands, as JAX's do: jvp gives f'(z)·t and
+// grad(holomorphic=True) f'(z). abs and the real-only functions are not.
+var analytic = map[string]bool{
+	"neg": true, "exp": true, "exp2": true, "log": true, "log1p": true, "expm1": true,
+	"tanh": true, "logistic": true, "sin": true, "cos": true, "tan": true, "asin": true,
+	"acos": true, "atan": true, "sinh": true, "cosh": true, "asinh": true, "acosh": true,
+	"atanh": true, "sqrt": true, "rsqrt": true, "square": true,
+}
+
 func unaryDeriv(name string) derivative {
 	f := unaryDerivs[name]
-	return realOnly(name, func(e *Emitter, g Atom, in []Atom, out Atom, _ Params) Atom { return f(e, g, in[0], out) })
+	d := func(e *Emitter, g Atom, in []Atom, out Atom, _ Params) Atom { return f(e, g, in[0], out) }
+	if analytic[name] {
+		return d
+	}
+	return realOnly(name, d)
 }
 
 func elementwiseAD() map[string]adRules {
@@ -139,7 +154,7 @@ func elementwiseAD() map[string]adRules {
 	rules["neg"] = adRules{jvp: rules["neg"].jvp, transpose: func(e *Emitter, cts, _ []Atom, _ []bool, _ Params) []Atom {
 		return []Atom{negOrNil(e, cts[0])}
 	}}
-	rules["integer_pow"] = adRules{jvp: elementwiseJVP("integer_pow", realOnly("integer_pow", integerPowDeriv))}
+	rules["integer_pow"] = adRules{jvp: elementwiseJVP("integer_pow", integerPowDeriv)}
 	rules["reduce_precision"] = adRules{
 		jvp: linearJVP("reduce_precision"), transpose: linearTranspose("reduce_precision"),
 	}

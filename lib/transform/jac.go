@@ -14,7 +14,10 @@ import (
 // column); jacrev pulls the standard basis of the outputs back through
 // vjp under vmap; hessian is jacfwd of jacrev. The result has the outputs'
 // structure with, at each output leaf, the structure of the differentiated
-// arguments holding arrays of shape out_shape + in_shape.
+// arguments holding arrays of shape out_shape + in_shape. With
+// holomorphic=True inputs and outputs are complex and the basis is complex:
+// the blocks are the complex derivatives f'(z), as grad(holomorphic=True)
+// gives them (no conjugation).
 
 func jacobianBuiltins() starlark.StringDict {
 	return starlark.StringDict{
@@ -31,6 +34,9 @@ type jacobianFun struct {
 	argnums starlark.Value // an int or a tuple of ints
 	hasAux  bool
 	forward bool
+	// holomorphic: complex inputs and outputs, differentiated as analytic
+	// functions.
+	holomorphic bool
 }
 
 var _ starlark.Callable = (*jacobianFun)(nil)
@@ -70,9 +76,6 @@ func parseJacobian(name string, args starlark.Tuple, kwargs []starlark.Tuple, fo
 	if err := starlark.UnpackArgs(name, args, kwargs, pairs...); err != nil {
 		return nil, err
 	}
-	if holomorphic {
-		return nil, fmt.Errorf("%s: holomorphic=True is not supported yet (complex differentiation)", name)
-	}
 	if allowInt {
 		return nil, fmt.Errorf("%s: allow_int=True is not supported yet", name)
 	}
@@ -87,7 +90,7 @@ func parseJacobian(name string, args starlark.Tuple, kwargs []starlark.Tuple, fo
 	default:
 		return nil, fmt.Errorf("%s: argnums must be an int or a tuple of ints, got %s", name, argnums)
 	}
-	return &jacobianFun{fun: fun, argnums: argnums, hasAux: hasAux, forward: forward}, nil
+	return &jacobianFun{fun: fun, argnums: argnums, hasAux: hasAux, forward: forward, holomorphic: holomorphic}, nil
 }
 
 // hessian(fun, argnums=0, has_aux=False, holomorphic=False)
@@ -96,7 +99,7 @@ func builtinHessian(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err != nil {
 		return nil, err
 	}
-	return &jacobianFun{fun: inner, argnums: inner.argnums, hasAux: inner.hasAux, forward: true}, nil
+	return &jacobianFun{fun: inner, argnums: inner.argnums, hasAux: inner.hasAux, forward: true, holomorphic: inner.holomorphic}, nil
 }
 
 // positions resolves argnums against n positional arguments; single says
@@ -157,12 +160,8 @@ func (j *jacobianFun) CallInternal(thread *starlark.Thread, args starlark.Tuple,
 		return nil, err
 	}
 	for _, a := range inArrays {
-		if !a.DType().IsFloat() {
-			what := "inputs"
-			if !j.forward {
-				what = "inputs (allow_int is not supported yet)"
-			}
-			return nil, fmt.Errorf("%s requires real-valued %s (a floating dtype), but got %s", name, what, a.DType())
+		if err := j.checkDType("inputs", a.DType()); err != nil {
+			return nil, err
 		}
 	}
 	var outTree *jstarlark.TreeDef
@@ -189,6 +188,24 @@ func (j *jacobianFun) CallInternal(thread *starlark.Thread, args starlark.Tuple,
 		return starlark.Tuple{jac, aux}, nil
 	}
 	return jac, nil
+}
+
+// checkDType applies JAX's dtype rules to the inputs, or the outputs (of
+// jacrev, and of jacfwd with holomorphic=True): complex with holomorphic,
+// floating without it.
+func (j *jacobianFun) checkDType(what string, dt trace.DType) error {
+	switch {
+	case j.holomorphic && !dt.IsComplex():
+		return fmt.Errorf("%s with holomorphic=True requires %s with complex dtype, but got %s", j.Name(), what, dt)
+	case !j.holomorphic && dt.IsComplex():
+		return fmt.Errorf("%s requires real-valued %s (a floating dtype), but got %s; for holomorphic differentiation, pass holomorphic=True", j.Name(), what, dt)
+	case !j.holomorphic && !dt.IsFloat():
+		if what == "inputs" && !j.forward {
+			what = "inputs (allow_int is not supported yet)"
+		}
+		return fmt.Errorf("%s requires real-valued %s (a floating dtype), but got %s", j.Name(), what, dt)
+	}
+	return nil
 }
 
 // standardBasis is the identity over the leaves: for leaves of sizes
@@ -283,6 +300,11 @@ func (j *jacobianFun) forwardJacobian(thread *starlark.Thread, partial starlark.
 	blocks := make([]starlark.Value, len(outLeaves))
 	for o, l := range outLeaves {
 		a := l.(*jstarlark.Array)
+		if j.holomorphic {
+			if err := j.checkDType("outputs", a.DType()); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 		last := a.NDim() - 1
 		outShape := a.Shape()[:last]
 		pieces := make([]starlark.Value, len(inArrays))
@@ -340,8 +362,8 @@ func (j *jacobianFun) reverseJacobian(thread *starlark.Thread, partial starlark.
 		return nil, nil, nil, err
 	}
 	for _, a := range yArrays {
-		if !a.DType().IsFloat() {
-			return nil, nil, nil, fmt.Errorf("%s requires real-valued outputs (a floating dtype), but got %s", j.Name(), a.DType())
+		if err := j.checkDType("outputs", a.DType()); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	basis, _, err := standardBasis(dev, avalsOfArrays(yArrays))

@@ -101,6 +101,22 @@ func gradCases() []gradCase {
 				r := e.Bind1("conj", trace.Params{"input_dtype": trace.Float64}, a[1])
 				return []trace.Atom{e.Bind1("real", nil, w), e.Bind1("imag", nil, e.Mul(w, r))}
 			}},
+		// The holomorphic primitives on complex operands (z in the first
+		// quadrant, off every branch cut): their JVP is f'(z)·t, which the
+		// real and imaginary parts check against differences in x and y.
+		{name: "analytic functions of complex", prim: "complex", ops: []operand{in(0.3, 0.9, 3), in(0.2, 0.6, 3)},
+			body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {
+				z := e.Bind1("complex", nil, a[0], a[1])
+				var outs []trace.Atom
+				for _, name := range []string{"neg", "exp", "exp2", "log", "log1p", "expm1", "tanh", "logistic",
+					"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
+					"sqrt", "rsqrt", "square"} {
+					w := e.Unary(name, z)
+					outs = append(outs, e.Bind1("real", nil, w), e.Bind1("imag", nil, w))
+				}
+				w := e.Bind1("integer_pow", trace.Params{"y": 3}, z)
+				return append(outs, e.Bind1("real", nil, w), e.Bind1("imag", nil, w))
+			}},
 		fftCase("fft", trace.FFTForward, []int{2, 4}, []int{2, 4}),
 		fftCase("fft inverse", trace.FFTInverse, []int{4}, []int{4}),
 		{name: "fft real", prim: "fft", ops: []operand{x64(2, 5)}, body: func(e *trace.Emitter, a []trace.Atom) []trace.Atom {

@@ -192,7 +192,10 @@ func (a *Array) Attr(name string) (starlark.Value, error) {
 	case "real", "imag":
 		return callJnp(name, a, nil, nil)
 	case "at":
-		return &indexUpdateHelper{a}, nil
+		if atOf == nil {
+			return nil, fmt.Errorf("x.at is not available: the jnp library (lib/numpy) is not loaded")
+		}
+		return atOf(a), nil
 	}
 	if m, ok := arrayOwnMethods[name]; ok {
 		return starlark.NewBuiltin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

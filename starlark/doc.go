@@ -21,6 +21,9 @@
 //	RegisterUnaryUfunc, RegisterBinaryUfunc, UnaryUfunc, BinaryUfunc, UnaryFunc, BinaryFunc
 //	                               the ufuncs the array operators call
 //	SetArrayMethods                where x.sum(...) and the other jnp-mirroring methods look
+//	SetIndexing                    what x[key] and x.at[key] run (lib/numpy's indexing)
+//	Slice, SliceKey, EllipsisType  the parts of a subscript as the dialect passes them;
+//	                               Starlark's own x[a:b:c] as a Slice
 //	RegisterStarlark               add the functions of library source written in the dialect
 //	                               (prelude.go): compositions of other members, as JAX writes
 //	                               jax.numpy in Python
@@ -33,8 +36,9 @@
 //	                               Binary, Convert, Select, Where, Iota, Reshape, Ufunc1, Ufunc2, ...)
 //	ReshapeTo, ExpandDims, Squeeze, BroadcastInDim, BroadcastTo, BroadcastToRank,
 //	BroadcastArrays, Rev, StaticSlice, SliceInDim, JoinAlong, InsertUnitAxes, Select,
-//	Const, IotaOf, WrapNegative, Astype, ConvertType
-//	                               the structural and conversion primitives, applied
+//	Const, IotaOf, WrapNegative, Astype, ConvertType, EmptyArray, IndexDType
+//	                               the structural and conversion primitives, applied;
+//	                               an array with no elements; JAX's index dtype for a shape
 //
 // Reading arguments with JAX's conversion rules (args.go, convert.go,
 // promote.go, dtype.go):
@@ -93,7 +97,7 @@
 //
 //	ReadFile, WriteFile            a file through the thread's file policy (FilesOf)
 //	NewArrayFromHost               an array from host bytes in jit's layout
-//	Array.Float64s, Array.HostBytes
+//	Array.Float64s, Array.HostBytes, Array.HostBytesFor
 //	                               a concrete array's elements on the host
 //
 // Positioned errors: a builtin returns an ordinary Go error and the

@@ -46,6 +46,10 @@ func (a *Array) HostBytes() ([]byte, error) {
 	return a.hostBytes("reading an array from Go")
 }
 
+// HostBytesFor is HostBytes for library code: what names the need in the
+// ConcretizationError a traced array gives ("a boolean mask index").
+func (a *Array) HostBytesFor(what string) ([]byte, error) { return a.hostBytes(what) }
+
 // DefaultDevice is the device where the session's threads create arrays
 // from host values: the one SetDefaultDevice chose, else the platform's
 // default (PlatformDefaultDevice).

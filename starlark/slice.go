@@ -37,14 +37,14 @@ func builtinSlice(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	return Slice{Lo: args[0], Hi: args[1], Step: args[2]}, nil
 }
 
-// ellipsisType is the type of the single value `...` (also named Ellipsis).
-type ellipsisType struct{}
+// EllipsisType is the type of the single value `...` (also named Ellipsis).
+type EllipsisType struct{}
 
 // Ellipsis is the value of `...` in a subscript: "all remaining axes".
-var Ellipsis starlark.Value = ellipsisType{}
+var Ellipsis starlark.Value = EllipsisType{}
 
-func (ellipsisType) String() string        { return "Ellipsis" }
-func (ellipsisType) Type() string          { return "ellipsis" }
-func (ellipsisType) Freeze()               {}
-func (ellipsisType) Truth() starlark.Bool  { return starlark.True }
-func (ellipsisType) Hash() (uint32, error) { return 0x2e2e2e, nil }
+func (EllipsisType) String() string        { return "Ellipsis" }
+func (EllipsisType) Type() string          { return "ellipsis" }
+func (EllipsisType) Freeze()               {}
+func (EllipsisType) Truth() starlark.Bool  { return starlark.True }
+func (EllipsisType) Hash() (uint32, error) { return 0x2e2e2e, nil }

@@ -70,8 +70,8 @@ func Const(dev jit.Device, dt trace.DType, v starlark.Value) (*Array, error) {
 	return ScalarArray("constant", v, dt, false, dev)
 }
 
-// emptyArray is an array with no elements: nothing to compute or copy.
-func emptyArray(dev jit.Device, aval trace.AVal) (*Array, error) {
+// EmptyArray is an array with no elements: nothing to compute or copy.
+func EmptyArray(dev jit.Device, aval trace.AVal) (*Array, error) {
 	buf, err := jit.FromHost(dev, aval, nil)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func WrapNegative(idx *Array, size int) (*Array, error) {
 	if !FitsInt(int64(size), idx.DType()) {
 		// The axis length does not fit the index dtype (an int8 index into
 		// an axis of 300): normalize in the dtype of indexing instead.
-		wide, err := Astype(idx, indexDTypeFor([]int{size}))
+		wide, err := Astype(idx, IndexDType([]int{size}))
 		if err != nil {
 			return nil, err
 		}
@@ -115,9 +115,9 @@ func WrapNegative(idx *Array, size int) (*Array, error) {
 	return Select(negative, wrapped, idx)
 }
 
-// indexDTypeFor is JAX's int_dtype_for_shape(shape, signed=True): int32
+// IndexDType is JAX's int_dtype_for_shape(shape, signed=True): int32
 // unless an axis is too long for it.
-func indexDTypeFor(shape []int) trace.DType {
+func IndexDType(shape []int) trace.DType {
 	for _, d := range shape {
 		if int64(d) > 1<<31-1 {
 			return trace.Int64
@@ -190,4 +190,13 @@ func ReshapeTo(a *Array, shape []int) (*Array, error) {
 // cases in the order false, true).
 func Select(pred, onTrue, onFalse *Array) (*Array, error) {
 	return Bind1("select_n", nil, pred, onFalse, onTrue)
+}
+
+// IntsOrEmpty is xs, or an empty non-nil slice for nil (parameters print
+// the two alike and must compare alike).
+func IntsOrEmpty(xs []int) []int {
+	if xs == nil {
+		return []int{}
+	}
+	return xs
 }

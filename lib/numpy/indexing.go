@@ -1,4 +1,4 @@
-package starlark
+package numpy
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jaxsh/jaxsh/jit"
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
@@ -47,10 +48,10 @@ const (
 // array it consumes.
 type parsedIndex struct {
 	kind  indexKind
-	n     int64 // idxInt
-	b     bool  // idxBool
-	slice Slice // idxSlice
-	arr   *Array
+	n     int64           // idxInt
+	b     bool            // idxBool
+	slice jstarlark.Slice // idxSlice
+	arr   *jstarlark.Array
 	axes  []int
 	// nonNegative marks index arrays made on the host from masks and
 	// scalar bools, which need no wrapping of negative values.
@@ -64,7 +65,7 @@ type ndIndexer struct {
 	dev   jit.Device
 }
 
-var fullSlice = Slice{Lo: starlark.None, Hi: starlark.None, Step: starlark.None}
+var fullSlice = jstarlark.Slice{Lo: starlark.None, Hi: starlark.None, Step: starlark.None}
 
 // parseIndex classifies the elements of key and assigns their axes. It
 // converts sequences inside a tuple key to arrays, and rejects a bare list
@@ -78,9 +79,9 @@ func parseIndex(key starlark.Value, shape trace.Shape, dev jit.Device) (*ndIndex
 		hint := "arr[array(seq)]"
 		for i := 0; i < k.Len(); i++ {
 			switch e := k.Index(i).(type) {
-			case Slice, ellipsisType, starlark.NoneType, starlark.Tuple, *starlark.List:
+			case jstarlark.Slice, jstarlark.EllipsisType, starlark.NoneType, starlark.Tuple, *starlark.List:
 				hint = "arr[tuple(seq)]"
-			case *Array:
+			case *jstarlark.Array:
 				if e.NDim() != 0 {
 					hint = "arr[tuple(seq)]"
 				}
@@ -135,9 +136,9 @@ func classifyIndex(v starlark.Value, dev jit.Device) (parsedIndex, error) {
 	switch x := v.(type) {
 	case starlark.NoneType:
 		return parsedIndex{kind: idxNone}, nil
-	case ellipsisType:
+	case jstarlark.EllipsisType:
 		return parsedIndex{kind: idxEllipsis}, nil
-	case Slice:
+	case jstarlark.Slice:
 		return parsedIndex{kind: idxSlice, slice: x}, nil
 	case starlark.Bool:
 		return parsedIndex{kind: idxBool, b: bool(x)}, nil
@@ -147,26 +148,26 @@ func classifyIndex(v starlark.Value, dev jit.Device) (parsedIndex, error) {
 			return parsedIndex{}, fmt.Errorf("index %s is out of bounds: it does not fit in 64 bits", x)
 		}
 		return parsedIndex{kind: idxInt, n: n}, nil
-	case *Array:
+	case *jstarlark.Array:
 		return classifyArrayIndex(x)
 	case starlark.Tuple, *starlark.List:
 		if seq, ok := x.(starlark.Sequence); ok && seq.Len() == 0 {
 			// An empty sequence has no elements to infer an integer dtype
 			// from: it is an empty index array.
-			a, err := emptyArray(dev, trace.NewAVal(trace.Int32, 0))
+			a, err := jstarlark.EmptyArray(dev, trace.NewAVal(trace.Int32, 0))
 			if err != nil {
 				return parsedIndex{}, err
 			}
 			return parsedIndex{kind: idxArray, arr: a}, nil
 		}
-		t, err := TypeOf("index", x)
+		t, err := jstarlark.TypeOf("index", x)
 		if err != nil {
 			return parsedIndex{}, err
 		}
 		if !t.DType.IsInteger() && t.DType != trace.Bool {
 			return parsedIndex{}, fmt.Errorf("indexer must have integer or boolean type, got a sequence of type %s", t.DType)
 		}
-		a, err := ArrayFromValue("index", x, t, dev)
+		a, err := jstarlark.ArrayFromValue("index", x, t, dev)
 		if err != nil {
 			return parsedIndex{}, err
 		}
@@ -179,7 +180,7 @@ func classifyIndex(v starlark.Value, dev jit.Device) (parsedIndex, error) {
 	return parsedIndex{}, fmt.Errorf("only integers, slices (`:`), ellipsis (`...`), newaxis (`None`) and integer or boolean arrays are valid indices, got %s", v.Type())
 }
 
-func classifyArrayIndex(a *Array) (parsedIndex, error) {
+func classifyArrayIndex(a *jstarlark.Array) (parsedIndex, error) {
 	switch {
 	case a.DType() == trace.Bool:
 		return parsedIndex{kind: idxMask, arr: a}, nil
@@ -235,7 +236,7 @@ func (ix *ndIndexer) expandBoolIndices() (*ndIndexer, error) {
 		if err != nil {
 			return nil, err
 		}
-		dt := indexDTypeFor(ix.shape)
+		dt := jstarlark.IndexDType(ix.shape)
 		for i, ax := range p.axes {
 			a, err := hostIndexArray(ix.dev, dt, []int{len(coords[i])}, coords[i])
 			if err != nil {
@@ -249,8 +250,8 @@ func (ix *ndIndexer) expandBoolIndices() (*ndIndexer, error) {
 
 // maskNonzero returns, per axis of the mask, the coordinates of its True
 // elements in row-major order (NumPy's nonzero).
-func maskNonzero(mask *Array) ([][]int64, error) {
-	raw, err := mask.hostBytes("a boolean mask index")
+func maskNonzero(mask *jstarlark.Array) ([][]int64, error) {
+	raw, err := mask.HostBytesFor("a boolean mask index")
 	if err != nil {
 		return nil, err
 	}
@@ -277,16 +278,16 @@ func maskNonzero(mask *Array) ([][]int64, error) {
 // hostIndexArray makes an integer array from static index values known on
 // the host (expanded masks, the positions of a strided slice): constants,
 // as JAX makes them with NumPy.
-func hostIndexArray(dev jit.Device, dt trace.DType, shape []int, vals []int64) (*Array, error) {
+func hostIndexArray(dev jit.Device, dt trace.DType, shape []int, vals []int64) (*jstarlark.Array, error) {
 	raw := make([]byte, len(vals)*dt.Size())
 	for i, v := range vals {
-		EncodeInt(raw[i*dt.Size():(i+1)*dt.Size()], dt, v)
+		jstarlark.EncodeInt(raw[i*dt.Size():(i+1)*dt.Size()], dt, v)
 	}
 	buf, err := jit.FromHost(dev, trace.AVal{Shape: slices.Clone(shape), DType: dt}, raw)
 	if err != nil {
 		return nil, err
 	}
-	return NewArray(buf), nil
+	return jstarlark.NewArray(buf), nil
 }
 
 // expandEllipses replaces the ellipsis and the implicit trailing axes by
@@ -356,4 +357,62 @@ func (m gatherMode) updateMode() trace.GatherScatterMode {
 // indices (SPEC §3); clip and fill say what to do with them instead.
 func (m gatherMode) checksStaticIndices() bool {
 	return m.readMode() == trace.GatherPromiseInBounds
+}
+
+// sliceIndices resolves a slice against an axis of length n, as Python's
+// slice.indices does.
+func sliceIndices(s jstarlark.Slice, n int) (lo, hi, step int, err error) {
+	step = 1
+	if s.Step != starlark.None {
+		if err := starlark.AsInt(s.Step, &step); err != nil {
+			return 0, 0, 0, fmt.Errorf("slice step: %v", err)
+		}
+		if step == 0 {
+			return 0, 0, 0, fmt.Errorf("slice step cannot be zero")
+		}
+	}
+	bound := func(v starlark.Value, dflt int) (int, error) {
+		if v == starlark.None {
+			return dflt, nil
+		}
+		var i int
+		if err := starlark.AsInt(v, &i); err != nil {
+			return 0, err
+		}
+		lower, upper := 0, n
+		if step < 0 {
+			lower, upper = -1, n-1
+		}
+		if i < 0 {
+			i += n
+			if i < lower {
+				i = lower
+			}
+		} else if i > upper {
+			i = upper
+		}
+		return i, nil
+	}
+	if step > 0 {
+		lo, err = bound(s.Lo, 0)
+		if err == nil {
+			hi, err = bound(s.Hi, n)
+		}
+	} else {
+		lo, err = bound(s.Lo, n-1)
+		if err == nil {
+			hi, err = bound(s.Hi, -1)
+		}
+	}
+	return lo, hi, step, err
+}
+
+func sliceLen(lo, hi, step int) int {
+	if step > 0 && lo < hi {
+		return (hi - lo + step - 1) / step
+	}
+	if step < 0 && lo > hi {
+		return (lo - hi - step - 1) / -step
+	}
+	return 0
 }

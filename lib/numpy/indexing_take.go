@@ -1,9 +1,10 @@
-package starlark
+package numpy
 
 import (
 	"fmt"
 	"math"
 
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
@@ -22,7 +23,7 @@ type takeOptions struct {
 }
 
 // take computes a[key].
-func (a *Array) take(key starlark.Value, opts takeOptions) (*Array, error) {
+func take(a *jstarlark.Array, key starlark.Value, opts takeOptions) (*jstarlark.Array, error) {
 	ix, err := parseIndex(key, a.Shape(), a.Device())
 	if err != nil {
 		return nil, err
@@ -91,7 +92,7 @@ func (ix *ndIndexer) dynamicSliceable() bool {
 // staticSliceTake is lax.slice, then rev for negative steps, squeeze for
 // ints and expand_dims for None. Static ints are in range, or clamped into
 // it (mode="clip").
-func staticSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
+func staticSliceTake(a *jstarlark.Array, ix *ndIndexer) (*jstarlark.Array, error) {
 	var start, limit, strides, revAxes, squeezeAxes, newaxisDims []int
 	unitStrides := true
 	for _, p := range ix.items {
@@ -144,26 +145,26 @@ func staticSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
 		if unitStrides {
 			strides = nil
 		}
-		if out, err = StaticSlice(a, start, limit, strides); err != nil {
+		if out, err = jstarlark.StaticSlice(a, start, limit, strides); err != nil {
 			return nil, err
 		}
 	}
-	if out, err = Rev(out, revAxes); err != nil {
+	if out, err = jstarlark.Rev(out, revAxes); err != nil {
 		return nil, err
 	}
-	if out, err = Squeeze(out, squeezeAxes); err != nil {
+	if out, err = jstarlark.Squeeze(out, squeezeAxes); err != nil {
 		return nil, err
 	}
-	return ExpandDims(out, newaxisDims)
+	return jstarlark.ExpandDims(out, newaxisDims)
 }
 
 // dynamicSliceTake is lax.dynamic_slice at the int and 0-d array indices
 // (which dynamic_slice clamps into range), then rev, squeeze and
 // expand_dims as for a static slice.
-func dynamicSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
+func dynamicSliceTake(a *jstarlark.Array, ix *ndIndexer) (*jstarlark.Array, error) {
 	type start struct {
 		static int64
-		arr    *Array
+		arr    *jstarlark.Array
 	}
 	var starts []start
 	var sizes, revAxes, squeezeAxes, newaxisDims []int
@@ -192,8 +193,8 @@ func dynamicSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
 	}
 	// dynamic_slice wants one index dtype: with several indices, all take
 	// the dtype of indexing; a lone array index keeps its own.
-	dt := indexDTypeFor(a.Shape())
-	args := []*Array{a}
+	dt := jstarlark.IndexDType(a.Shape())
+	args := []*jstarlark.Array{a}
 	for axis, s := range starts {
 		size := a.Shape()[axis]
 		if s.arr == nil {
@@ -201,7 +202,7 @@ func dynamicSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
 			if n < 0 {
 				n += int64(size)
 			}
-			c, err := Const(a.Device(), dt, starlark.MakeInt64(n))
+			c, err := jstarlark.Const(a.Device(), dt, starlark.MakeInt64(n))
 			if err != nil {
 				return nil, err
 			}
@@ -211,32 +212,32 @@ func dynamicSliceTake(a *Array, ix *ndIndexer) (*Array, error) {
 		idx := s.arr
 		if len(starts) > 1 {
 			var err error
-			if idx, err = Astype(idx, dt); err != nil {
+			if idx, err = jstarlark.Astype(idx, dt); err != nil {
 				return nil, err
 			}
 		}
-		idx, err := WrapNegative(idx, size)
+		idx, err := jstarlark.WrapNegative(idx, size)
 		if err != nil {
 			return nil, err
 		}
 		args = append(args, idx)
 	}
-	out, err := Bind1("dynamic_slice", trace.Params{"slice_sizes": sizes}, args...)
+	out, err := jstarlark.Bind1("dynamic_slice", trace.Params{"slice_sizes": sizes}, args...)
 	if err != nil {
 		return nil, err
 	}
-	if out, err = Rev(out, revAxes); err != nil {
+	if out, err = jstarlark.Rev(out, revAxes); err != nil {
 		return nil, err
 	}
-	if out, err = Squeeze(out, squeezeAxes); err != nil {
+	if out, err = jstarlark.Squeeze(out, squeezeAxes); err != nil {
 		return nil, err
 	}
-	return ExpandDims(out, newaxisDims)
+	return jstarlark.ExpandDims(out, newaxisDims)
 }
 
 // gatherTake is JAX's _gather: scalar bools become axes of the operand, the
 // index becomes one gather, negative strides a rev, None an expand_dims.
-func gatherTake(a *Array, ix *ndIndexer, opts takeOptions) (*Array, error) {
+func gatherTake(a *jstarlark.Array, ix *ndIndexer, opts takeOptions) (*jstarlark.Array, error) {
 	expanded, err := ix.expandBoolIndices()
 	if err != nil {
 		return nil, err
@@ -253,14 +254,14 @@ func gatherTake(a *Array, ix *ndIndexer, opts takeOptions) (*Array, error) {
 		}
 	}
 	y := a
-	if y, err = ExpandDims(y, g.scalarBoolDims); err != nil {
+	if y, err = jstarlark.ExpandDims(y, g.scalarBoolDims); err != nil {
 		return nil, err
 	}
 	if trace.Shape(g.sliceShape).Size() == 0 {
-		return emptyArray(a.Device(), trace.AVal{Shape: trace.Shape(g.sliceShape).Clone(), DType: a.DType(), Weak: a.aval.Weak})
+		return jstarlark.EmptyArray(a.Device(), trace.AVal{Shape: trace.Shape(g.sliceShape).Clone(), DType: a.DType(), Weak: a.AVal().Weak})
 	}
 	if g.indices.Size() > 0 {
-		y, err = Bind1("gather", trace.Params{
+		y, err = jstarlark.Bind1("gather", trace.Params{
 			"dimension_numbers":  g.dnums,
 			"slice_sizes":        g.gatherSliceShape,
 			"indices_are_sorted": opts.indicesAreSorted || g.indicesAreSorted,
@@ -272,10 +273,10 @@ func gatherTake(a *Array, ix *ndIndexer, opts takeOptions) (*Array, error) {
 			return nil, err
 		}
 	}
-	if y, err = Rev(y, g.reversedYDims); err != nil {
+	if y, err = jstarlark.Rev(y, g.reversedYDims); err != nil {
 		return nil, err
 	}
-	return ExpandDims(y, g.newaxisDims)
+	return jstarlark.ExpandDims(y, g.newaxisDims)
 }
 
 // gatherFillValue is the value of out-of-range reads in mode "fill": the
@@ -283,9 +284,9 @@ func gatherTake(a *Array, ix *ndIndexer, opts takeOptions) (*Array, error) {
 // of signed integers, the maximum of unsigned ones, True for bool.
 func gatherFillValue(dt trace.DType, v starlark.Value) (any, error) {
 	if v != nil && v != starlark.None {
-		if a, ok := v.(*Array); ok {
+		if a, ok := v.(*jstarlark.Array); ok {
 			if a.NDim() != 0 {
-				return nil, fmt.Errorf("fill_value argument to indexed get() must be a scalar, got %s", Describe(a))
+				return nil, fmt.Errorf("fill_value argument to indexed get() must be a scalar, got %s", jstarlark.Describe(a))
 			}
 			s, err := a.ScalarValue(0)
 			if err != nil {

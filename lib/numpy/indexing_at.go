@@ -1,8 +1,9 @@
-package starlark
+package numpy
 
 import (
 	"fmt"
 
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
@@ -28,7 +29,7 @@ import (
 // included; mode="clip" clamps them instead.
 
 // indexUpdateHelper is the value of x.at.
-type indexUpdateHelper struct{ a *Array }
+type indexUpdateHelper struct{ a *jstarlark.Array }
 
 var (
 	_ starlark.Mapping   = (*indexUpdateHelper)(nil)
@@ -55,12 +56,12 @@ func (h *indexUpdateHelper) Index(i int) starlark.Value {
 	return &indexUpdateRef{a: h.a, key: starlark.MakeInt(i)}
 }
 func (h *indexUpdateHelper) Slice(start, end, step int) starlark.Value {
-	return &indexUpdateRef{a: h.a, key: starlarkSliceKey(start, end, step)}
+	return &indexUpdateRef{a: h.a, key: jstarlark.SliceKey(start, end, step)}
 }
 
 // indexUpdateRef is x.at[key]: an array and an index awaiting an update.
 type indexUpdateRef struct {
-	a   *Array
+	a   *jstarlark.Array
 	key starlark.Value
 }
 
@@ -121,7 +122,7 @@ func (r *indexUpdateRef) get(_ *starlark.Thread, b *starlark.Builtin, args starl
 	if err != nil {
 		return nil, err
 	}
-	return r.a.take(r.key, takeOptions{mode: m, fillValue: fill, indicesAreSorted: sorted, uniqueIndices: unique})
+	return take(r.a, r.key, takeOptions{mode: m, fillValue: fill, indicesAreSorted: sorted, uniqueIndices: unique})
 }
 
 type updateOptions struct {
@@ -131,7 +132,7 @@ type updateOptions struct {
 
 // scatterUpdate is JAX's _scatter_update: the gather that x[key] would be,
 // transposed into a scatter of values.
-func scatterUpdate(fn, prim string, x *Array, key, values starlark.Value, opts updateOptions) (*Array, error) {
+func scatterUpdate(fn, prim string, x *jstarlark.Array, key, values starlark.Value, opts updateOptions) (*jstarlark.Array, error) {
 	y, err := updateValues(fn, x, values)
 	if err != nil {
 		return nil, err
@@ -150,7 +151,7 @@ func scatterUpdate(fn, prim string, x *Array, key, values starlark.Value, opts u
 	if trace.Shape(g.sliceShape).Size() == 0 {
 		return x, nil
 	}
-	promoted, err := Promote(fn, x, y)
+	promoted, err := jstarlark.Promote(fn, x, y)
 	if err != nil {
 		return nil, err
 	}
@@ -158,19 +159,19 @@ func scatterUpdate(fn, prim string, x *Array, key, values starlark.Value, opts u
 	if !broadcastsTo(yp.Shape(), g.sliceShape) {
 		return nil, fmt.Errorf("%s: values of shape %s do not broadcast to the indexed shape %s", fn, yp.Shape(), trace.Shape(g.sliceShape))
 	}
-	if yp, err = BroadcastTo(yp, g.sliceShape); err != nil {
+	if yp, err = jstarlark.BroadcastTo(yp, g.sliceShape); err != nil {
 		return nil, err
 	}
-	if yp, err = Squeeze(yp, g.newaxisDims); err != nil {
+	if yp, err = jstarlark.Squeeze(yp, g.newaxisDims); err != nil {
 		return nil, err
 	}
-	if yp, err = Rev(yp, g.reversedYDims); err != nil {
+	if yp, err = jstarlark.Rev(yp, g.reversedYDims); err != nil {
 		return nil, err
 	}
-	if xp, err = ExpandDims(xp, g.scalarBoolDims); err != nil {
+	if xp, err = jstarlark.ExpandDims(xp, g.scalarBoolDims); err != nil {
 		return nil, err
 	}
-	out, err := Bind1(prim, trace.Params{
+	out, err := jstarlark.Bind1(prim, trace.Params{
 		"dimension_numbers": trace.ScatterDimensionNumbers{
 			UpdateWindowDims:           g.dnums.OffsetDims,
 			InsertedWindowDims:         g.dnums.CollapsedSliceDims,
@@ -185,24 +186,24 @@ func scatterUpdate(fn, prim string, x *Array, key, values starlark.Value, opts u
 	if err != nil {
 		return nil, err
 	}
-	if out, err = Squeeze(out, g.scalarBoolDims); err != nil {
+	if out, err = jstarlark.Squeeze(out, g.scalarBoolDims); err != nil {
 		return nil, err
 	}
-	return ConvertType(out, x.aval.Type())
+	return jstarlark.ConvertType(out, x.AVal().Type())
 }
 
 // updateValues is jnp.asarray of the update values, except that a Python
 // int that fits x's integer dtype takes that dtype (as JAX does, so a large
 // int updates an int64 array exactly).
-func updateValues(fn string, x *Array, v starlark.Value) (*Array, error) {
+func updateValues(fn string, x *jstarlark.Array, v starlark.Value) (*jstarlark.Array, error) {
 	if n, ok := v.(starlark.Int); ok && x.DType().IsInteger() {
-		if i, ok := n.Int64(); ok && FitsInt(i, x.DType()) {
-			return ScalarArray(fn, n, x.DType(), false, x.Device())
+		if i, ok := n.Int64(); ok && jstarlark.FitsInt(i, x.DType()) {
+			return jstarlark.ScalarArray(fn, n, x.DType(), false, x.Device())
 		}
 	}
 	switch v.(type) {
-	case *Array, starlark.Int, starlark.Float, starlark.Bool, *starlark.List, starlark.Tuple:
-		return AsArray(fn, v, x.Device())
+	case *jstarlark.Array, starlark.Int, starlark.Float, starlark.Bool, *starlark.List, starlark.Tuple:
+		return jstarlark.AsArray(fn, v, x.Device())
 	}
 	return nil, fmt.Errorf("%s: values must be an array, a number or a sequence of numbers, got %s", fn, v.Type())
 }
@@ -220,4 +221,11 @@ func broadcastsTo(shape trace.Shape, target []int) bool {
 		}
 	}
 	return true
+}
+
+func init() {
+	jstarlark.SetIndexing(func(a *jstarlark.Array, key starlark.Value) (*jstarlark.Array, error) {
+		return take(a, key, takeOptions{})
+	},
+		func(a *jstarlark.Array) starlark.Value { return &indexUpdateHelper{a} })
 }

@@ -1,10 +1,11 @@
-package starlark
+package numpy
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
@@ -19,7 +20,7 @@ type gatherIndexer struct {
 	gatherSliceShape []int
 	// indices holds one index vector per gathered window, along its last
 	// axis; it has shape (0,) when nothing is indexed by position.
-	indices *Array
+	indices *jstarlark.Array
 	dnums   trace.GatherDimensionNumbers
 	// Without advanced indices every window is read once, in order.
 	uniqueIndices, indicesAreSorted bool
@@ -66,7 +67,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 			if p.b {
 				n = 1
 			}
-			arr, err := hostIndexArray(ix.dev, indexDTypeFor(shape), []int{n}, make([]int64, n))
+			arr, err := hostIndexArray(ix.dev, jstarlark.IndexDType(shape), []int{n}, make([]int64, n))
 			if err != nil {
 				return nil, err
 			}
@@ -79,7 +80,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 		}
 		items[i] = p
 	}
-	indexDT := indexDTypeFor(shape)
+	indexDT := jstarlark.IndexDType(shape)
 
 	// Normalize negative indices, and convert ints to index constants.
 	advanced := false
@@ -90,7 +91,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 			if n < 0 {
 				n += int64(shape[p.axes[0]])
 			}
-			c, err := Const(ix.dev, indexDT, starlark.MakeInt64(n))
+			c, err := jstarlark.Const(ix.dev, indexDT, starlark.MakeInt64(n))
 			if err != nil {
 				return nil, err
 			}
@@ -98,7 +99,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 		case idxArray:
 			advanced = advanced || p.arr.NDim() > 0
 			if !p.nonNegative {
-				norm, err := WrapNegative(p.arr, shape[p.axes[0]])
+				norm, err := jstarlark.WrapNegative(p.arr, shape[p.axes[0]])
 				if err != nil {
 					return nil, err
 				}
@@ -107,7 +108,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 		}
 	}
 
-	var advancedArrs []*Array
+	var advancedArrs []*jstarlark.Array
 	var advancedItems, advancedAxes []int
 	if advanced {
 		for i, p := range items {
@@ -120,7 +121,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 	}
 
 	type component struct {
-		arr      *Array
+		arr      *jstarlark.Array
 		startDim int
 	}
 	var components []component
@@ -136,7 +137,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 			bshape := arrs[0].Shape()
 			start := len(indicesShape)
 			for _, a := range arrs {
-				c, err := Astype(a, indexDT)
+				c, err := jstarlark.Astype(a, indexDT)
 				if err != nil {
 					return nil, err
 				}
@@ -159,7 +160,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 			if shape[ax] == 0 {
 				return nil, fmt.Errorf("index is out of bounds for axis %d with size 0", ax)
 			}
-			c, err := Astype(p.arr, indexDT)
+			c, err := jstarlark.Astype(p.arr, indexDT)
 			if err != nil {
 				return nil, err
 			}
@@ -183,7 +184,7 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 				// A window of the slice's length; no index when it is the
 				// whole axis.
 				if n != shape[ax] {
-					c, err := Const(ix.dev, indexDT, starlark.MakeInt(lo))
+					c, err := jstarlark.Const(ix.dev, indexDT, starlark.MakeInt(lo))
 					if err != nil {
 						return nil, err
 					}
@@ -220,23 +221,23 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 	var err error
 	switch len(components) {
 	case 0:
-		g.indices, err = emptyArray(ix.dev, trace.NewAVal(indexDT, 0))
+		g.indices, err = jstarlark.EmptyArray(ix.dev, trace.NewAVal(indexDT, 0))
 	case 1:
 		c := components[0].arr
-		g.indices, err = ExpandDims(c, []int{c.NDim()})
+		g.indices, err = jstarlark.ExpandDims(c, []int{c.NDim()})
 	default:
 		full := append(slices.Clone(indicesShape), 1)
-		parts := make([]*Array, len(components))
+		parts := make([]*jstarlark.Array, len(components))
 		for i, c := range components {
 			dims := make([]int, c.arr.NDim())
 			for k := range dims {
 				dims[k] = c.startDim + k
 			}
-			if parts[i], err = BroadcastInDim(c.arr, full, dims); err != nil {
+			if parts[i], err = jstarlark.BroadcastInDim(c.arr, full, dims); err != nil {
 				return nil, err
 			}
 		}
-		g.indices, err = Bind1("concatenate", trace.Params{"dimension": len(indicesShape)}, parts...)
+		g.indices, err = jstarlark.Bind1("concatenate", trace.Params{"dimension": len(indicesShape)}, parts...)
 	}
 	if err != nil {
 		return nil, err
@@ -244,9 +245,9 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 	sortedCollapsed := slices.Clone(collapsed)
 	slices.Sort(sortedCollapsed)
 	g.dnums = trace.GatherDimensionNumbers{
-		OffsetDims:               IntsOrEmpty(offsetDims),
-		CollapsedSliceDims:       IntsOrEmpty(sortedCollapsed),
-		StartIndexMap:            IntsOrEmpty(startIndexMap),
+		OffsetDims:               jstarlark.IntsOrEmpty(offsetDims),
+		CollapsedSliceDims:       jstarlark.IntsOrEmpty(sortedCollapsed),
+		StartIndexMap:            jstarlark.IntsOrEmpty(startIndexMap),
 		OperandBatchingDims:      []int{},
 		StartIndicesBatchingDims: []int{},
 	}
@@ -259,17 +260,9 @@ func indexToGather(ix *ndIndexer) (*gatherIndexer, error) {
 }
 
 // IntsOrEmpty is xs, or an empty non-nil slice for nil (parameters print
-// the two alike and must compare alike).
-func IntsOrEmpty(xs []int) []int {
-	if xs == nil {
-		return []int{}
-	}
-	return xs
-}
-
 // broadcastIndexArrays broadcasts the advanced indices together (NumPy's
 // rule), with NumPy's message when they do not fit.
-func broadcastIndexArrays(arrs []*Array) ([]*Array, error) {
+func broadcastIndexArrays(arrs []*jstarlark.Array) ([]*jstarlark.Array, error) {
 	shapes := make([]trace.Shape, len(arrs))
 	for i, a := range arrs {
 		shapes[i] = a.Shape()
@@ -282,9 +275,9 @@ func broadcastIndexArrays(arrs []*Array) ([]*Array, error) {
 		}
 		return nil, fmt.Errorf("shape mismatch: indexing arrays could not be broadcast together with shapes %s", strings.Join(parts, " "))
 	}
-	out := make([]*Array, len(arrs))
+	out := make([]*jstarlark.Array, len(arrs))
 	for i, a := range arrs {
-		if out[i], err = BroadcastTo(a, shape); err != nil {
+		if out[i], err = jstarlark.BroadcastTo(a, shape); err != nil {
 			return nil, err
 		}
 	}

@@ -41,13 +41,14 @@ import (
 // add, which round as XLA's do unless XLA fuses them into an FMA (JAX's
 // full-precision known answers all use [0, 1) or a scale by 10). normal
 // also goes through the erf_inv kernel, and gumbel and categorical through
-// log: XLA evaluates erf_inv with Giles' float32 polynomial
-// (xla/hlo/builder/lib/math.cc, ErfInv32), while jaxsh's CPU kernel rounds
-// the exact value, so float32 normals agree with JAX to within a few ulp
-// rather than bit for bit (evaluating XLA's polynomial in float32 on a grid
-// of uniform draws, about 60% of the results differ from the correctly
-// rounded ones in the last bits). categorical's argmax hides such
-// differences except at near-ties.
+// log: the float32 erf_inv kernel evaluates XLA's own approximation (Giles'
+// polynomial, xla/hlo/builder/lib/math.cc ErfInv32) in XLA's order, so a
+// normal can differ from JAX's only where XLA's log1p or a multiply-add XLA
+// fuses into an FMA rounds differently in the last bit. JAX's printed known
+// answers (six digits) for normal, truncated_normal, maxwell, gamma, beta,
+// dirichlet, poisson and multivariate_normal all agree
+// (known_values_test.go). categorical's argmax hides such differences
+// except at near-ties.
 //
 // Dtypes jaxsh lacks bound what can be sampled: there is no uint64, so 64-bit
 // random bits exist only as two uint32 halves (enough for float64 uniform

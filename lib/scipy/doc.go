@@ -1,6 +1,6 @@
 // Package scipy is jaxsh's scipy module: jax.scipy's special functions
 // (scipy.special) and distributions (scipy.stats.norm, ...), composed of
-// jnp and lax in the dialect (special.star, stats.star) as jax/_src/scipy
+// jnp and lax in the dialect (special.star, stats.star, core.star) as jax/_src/scipy
 // composes them in Python. stats.DIST.FN is stats.star's DIST_FN.
 //
 // Members (docs/builtins.md is generated from this table):
@@ -16,4 +16,5 @@
 //	| stats: gamma, beta, chi2, expon | `scipy.stats.gamma.cdf scipy.stats.gamma.logcdf scipy.stats.gamma.sf scipy.stats.gamma.logsf scipy.stats.beta.cdf scipy.stats.beta.logcdf scipy.stats.beta.sf scipy.stats.beta.logsf scipy.stats.chi2.pdf scipy.stats.chi2.logpdf scipy.stats.chi2.cdf scipy.stats.chi2.logcdf scipy.stats.chi2.sf scipy.stats.chi2.logsf scipy.stats.expon.pdf scipy.stats.expon.logpdf scipy.stats.expon.cdf scipy.stats.expon.logcdf scipy.stats.expon.sf scipy.stats.expon.logsf scipy.stats.expon.ppf` |
 //	| stats: discrete | `scipy.stats.poisson.pmf scipy.stats.poisson.logpmf scipy.stats.bernoulli.pmf scipy.stats.bernoulli.logpmf scipy.stats.bernoulli.cdf scipy.stats.bernoulli.ppf scipy.stats.poisson.cdf scipy.stats.binom.pmf scipy.stats.binom.logpmf scipy.stats.nbinom.pmf scipy.stats.nbinom.logpmf scipy.stats.geom.pmf scipy.stats.geom.logpmf` |
 //	| stats: dirichlet, multinomial, gennorm, pareto, vonmises, wrapcauchy, truncnorm | `scipy.stats.dirichlet.pdf scipy.stats.dirichlet.logpdf scipy.stats.multinomial.pmf scipy.stats.multinomial.logpmf scipy.stats.gennorm.pdf scipy.stats.gennorm.logpdf scipy.stats.gennorm.cdf scipy.stats.pareto.pdf scipy.stats.pareto.logpdf scipy.stats.pareto.cdf scipy.stats.pareto.sf scipy.stats.pareto.ppf scipy.stats.vonmises.pdf scipy.stats.vonmises.logpdf scipy.stats.wrapcauchy.pdf scipy.stats.wrapcauchy.logpdf scipy.stats.truncnorm.pdf scipy.stats.truncnorm.logpdf scipy.stats.truncnorm.cdf scipy.stats.truncnorm.logcdf scipy.stats.truncnorm.sf scipy.stats.truncnorm.logsf` |
+//	| stats: of samples | `scipy.stats.rankdata scipy.stats.sem` (core.star) |
 package scipy

@@ -24,6 +24,8 @@ var (
 	specialSource string
 	//go:embed stats.star
 	statsSource string
+	//go:embed core.star
+	coreSource string
 )
 
 // distributions are stats.star's prefixes, multivariate_normal before any
@@ -37,6 +39,8 @@ func init() {
 	jstarlark.RegisterStarlark(special, "lib/scipy/special.star", specialSource, uses)
 	flat := &starlarkstruct.Module{Name: "scipy.stats", Members: starlark.StringDict{}}
 	jstarlark.RegisterStarlark(flat, "lib/scipy/stats.star", statsSource, uses)
+	// rankdata and sem are functions of stats itself, not of a distribution.
+	jstarlark.RegisterStarlark(stats, "lib/scipy/core.star", coreSource, uses)
 	names := make([]string, 0, len(flat.Members))
 	for n := range flat.Members {
 		names = append(names, n)

@@ -187,6 +187,19 @@ cases += [
     ("scipy.stats.truncnorm.logsf(jnp.array([-0.5, 0.5, 1.5]), -1.0, 2.0)", st.truncnorm.logsf([-0.5, 0.5, 1.5], -1.0, 2.0)),
 ]
 
+# rankdata (ties by each method; JAX's ranks are always floats) and sem.
+R = "jnp.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 5.0])"
+r = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 5.0]
+cases += [("scipy.stats.rankdata(%s, method=%r)" % (R, m), st.rankdata(r, m).astype(float))
+          for m in ["average", "min", "max", "dense", "ordinal"]]
+cases += [
+    ("scipy.stats.rankdata(jnp.array([[3, 1, 2], [1, 2, 2]]), axis=1)", st.rankdata([[3, 1, 2], [1, 2, 2]], axis=1)),
+    ("scipy.stats.rankdata(jnp.array([2.0, jnp.nan, 1.0]))", [math.nan] * 3),
+    ("scipy.stats.sem(jnp.array([[1.0, 2.0, 4.0], [3.0, 7.0, 8.0], [0.5, 0.0, 1.0]]))", st.sem([[1.0, 2.0, 4.0], [3.0, 7.0, 8.0], [0.5, 0.0, 1.0]])),
+    ("scipy.stats.sem(jnp.array([[1.0, 2.0, 4.0], [3.0, 7.0, 8.0]]), axis=None, ddof=0)", st.sem([[1.0, 2.0, 4.0], [3.0, 7.0, 8.0]], axis=None, ddof=0)),
+    ("scipy.stats.sem(jnp.array([1.0, jnp.nan, 4.0, 6.0]), nan_policy='omit')", st.sem([1.0, np.nan, 4.0, 6.0], nan_policy="omit")),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

@@ -4,7 +4,6 @@ import (
 	"math/cmplx"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack"
 )
 
 // The complex eigenvalue and singular value kernels. eigh and svd reduce
@@ -131,14 +130,6 @@ func complexTimesReal(a []complex128, b []float64, m, k, n int, out []complex128
 			}
 		}
 	}
-}
-
-// symTridiagEigen overwrites d with the ascending eigenvalues of the
-// symmetric tridiagonal matrix (d, e) and z (n×n) with its eigenvectors
-// (columns); false when the iteration does not converge.
-func symTridiagEigen(d, e, z []float64) bool {
-	n := len(d)
-	return lapackImpl.Dsteqr(lapack.EVTridiag, n, d, e, z, n, make([]float64, max(1, 2*n-2)))
 }
 
 // svdComplex: singular values descending and, with compute_uv, u and vh

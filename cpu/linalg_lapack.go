@@ -88,6 +88,9 @@ func qrOne(j *matrixJob) {
 	lapackImpl.Dorgqr(m, kq, k, q.f, kq, tau, work, len(work))
 }
 
+// eighOne: Dsytrd's reduction to tridiagonal form, its orthogonal factor
+// Q from Dorgtr, then the tridiagonal QL iteration of linalg_tridiag.go
+// in place of Dsteqr (its rotations applied to Q afterwards, row by row).
 func eighOne(j *matrixJob) {
 	a, v, w := j.in[0], j.out[0], j.out[1]
 	n := a.rows
@@ -99,11 +102,19 @@ func eighOne(j *matrixJob) {
 		uplo = blas.Lower
 	}
 	copy(v.f, a.f)
-	work := workspace(func(wk []float64) { lapackImpl.Dsyev(lapack.EVCompute, uplo, n, v.f, n, w.f, wk, -1) })
-	if !lapackImpl.Dsyev(lapack.EVCompute, uplo, n, v.f, n, w.f, work, len(work)) {
+	d, e, tau := w.f, make([]float64, max(1, n-1)), make([]float64, max(1, n-1))
+	work := workspace(func(wk []float64) { lapackImpl.Dsytrd(uplo, n, v.f, n, d, e, tau, wk, -1) })
+	lapackImpl.Dsytrd(uplo, n, v.f, n, d, e, tau, work, len(work))
+	work = workspace(func(wk []float64) { lapackImpl.Dorgtr(uplo, n, v.f, n, tau, wk, -1) })
+	lapackImpl.Dorgtr(uplo, n, v.f, n, tau, work, len(work))
+	var plan rotationPlan
+	if !tridiagQL(d, e[:n-1], &plan) {
 		fillNaN(v.f)
 		fillNaN(w.f)
+		return
 	}
+	plan.apply(v.f, n, n)
+	sortEigen(d, v.f, n)
 }
 
 // eigOne: eigenvalues as complex numbers; a complex pair's eigenvectors
@@ -163,12 +174,18 @@ func eigOne(j *matrixJob) {
 	}
 }
 
+// svdOne is Dgesvd's path for a matrix with m ≥ n (a wide one goes
+// through its transpose), with one change: Dbdsqr updates both sets of
+// singular vectors from the left (vt, and c = Uᵀ in place of u), where
+// gonum rotates vt's rows, contiguous, but u's columns, strided: 90% of a
+// 512×512 SVD (RATIONALE.md).
 func svdOne(j *matrixJob) {
 	a := j.in[0]
 	m, n := a.rows, a.cols
 	s := j.out[0].f
+	uv := len(j.out) == 3
 	if min(m, n) == 0 {
-		if len(j.out) == 3 { // identity singular vectors of an empty matrix
+		if uv { // identity singular vectors of an empty matrix
 			for _, u := range j.out[1:] {
 				clear(u.f)
 				for i := range min(u.rows, u.cols) {
@@ -178,25 +195,89 @@ func svdOne(j *matrixJob) {
 		}
 		return
 	}
-	f := append([]float64(nil), a.f...)
-	jobU, jobVT := lapack.SVDNone, lapack.SVDNone
-	var u, vt []float64
-	ldu, ldvt := 1, 1
-	if len(j.out) == 3 {
-		u, vt = j.out[1].f, j.out[2].f
-		ldu, ldvt = j.out[1].cols, n
-		jobU, jobVT = lapack.SVDStore, lapack.SVDStore
-		if j.params.Bool("full_matrices") {
-			jobU, jobVT = lapack.SVDAll, lapack.SVDAll
+	if m >= n {
+		var u, vt *matrix
+		if uv {
+			u, vt = &j.out[1], &j.out[2]
+		}
+		if !svdTallReal(a.f, m, n, s, u, vt) {
+			fillRealSVDNaN(j)
+		}
+		return
+	}
+	// a = (aᵀ)ᵀ: aᵀ = u'·s·vt' gives u = vt'ᵀ and vt = u'ᵀ.
+	at := make([]float64, n*m)
+	transposeInto(a.f, m, n, at)
+	if !uv {
+		if !svdTallReal(at, n, m, s, nil, nil) {
+			fillRealSVDNaN(j)
+		}
+		return
+	}
+	u, vt := j.out[1], j.out[2]
+	u2 := matrix{rows: n, cols: vt.rows, f: make([]float64, n*vt.rows)}
+	vt2 := matrix{rows: m, cols: m, f: make([]float64, m*m)}
+	if !svdTallReal(at, n, m, s, &u2, &vt2) {
+		fillRealSVDNaN(j)
+		return
+	}
+	transposeInto(vt2.f, m, m, u.f)
+	transposeInto(u2.f, n, vt.rows, vt.f)
+}
+
+func fillRealSVDNaN(j *matrixJob) {
+	for _, o := range j.out {
+		fillNaN(o.f)
+	}
+}
+
+// transposeInto writes aᵀ (cols×rows) into out.
+func transposeInto(a []float64, rows, cols int, out []float64) {
+	for r := range rows {
+		for c := range cols {
+			out[c*rows+r] = a[r*cols+c]
 		}
 	}
-	work := workspace(func(w []float64) { lapackImpl.Dgesvd(jobU, jobVT, m, n, f, n, s, u, ldu, vt, ldvt, w, -1) })
-	if !lapackImpl.Dgesvd(jobU, jobVT, m, n, f, n, s, u, ldu, vt, ldvt, work, len(work)) {
-		fillNaN(s)
-		for _, o := range j.out[1:] {
-			fillNaN(o.f)
+}
+
+// svdTallReal: the SVD of an m×n matrix, m ≥ n. u (m×n or m×m) and vt
+// (n×n) are nil when not asked for.
+func svdTallReal(a []float64, m, n int, s []float64, u, vt *matrix) bool {
+	f := append([]float64(nil), a...)
+	d, e := s, make([]float64, max(1, n-1))
+	tauQ, tauP := make([]float64, n), make([]float64, n)
+	work := workspace(func(w []float64) { lapackImpl.Dgebrd(m, n, f, n, d, e, tauQ, tauP, w, -1) })
+	lapackImpl.Dgebrd(m, n, f, n, d, e, tauQ, tauP, work, len(work))
+	bdWork := make([]float64, 4*n)
+	if u == nil {
+		return lapackImpl.Dbdsqr(blas.Upper, n, 0, 0, 0, d, e, nil, 1, nil, 1, nil, 1, bdWork)
+	}
+	copy(vt.f, f[:n*n])
+	work = workspace(func(w []float64) { lapackImpl.Dorgbr(lapack.GeneratePT, n, n, n, vt.f, n, tauP, w, -1) })
+	lapackImpl.Dorgbr(lapack.GeneratePT, n, n, n, vt.f, n, tauP, work, len(work))
+	ku := u.cols
+	q := u.f
+	for r := range m {
+		copy(q[r*ku:r*ku+n], f[r*n:(r+1)*n])
+	}
+	work = workspace(func(w []float64) { lapackImpl.Dorgbr(lapack.GenerateQ, m, ku, n, q, ku, tauQ, w, -1) })
+	lapackImpl.Dorgbr(lapack.GenerateQ, m, ku, n, q, ku, tauQ, work, len(work))
+	// c = (the first n columns of Q)ᵀ becomes (Q·U_B)ᵀ.
+	c := make([]float64, n*m)
+	for r := range m {
+		for k := range n {
+			c[k*m+r] = q[r*ku+k]
 		}
 	}
+	if !lapackImpl.Dbdsqr(blas.Upper, n, n, 0, m, d, e, vt.f, n, nil, 1, c, m, bdWork) {
+		return false
+	}
+	for r := range m {
+		for k := range n {
+			q[r*ku+k] = c[k*m+r]
+		}
+	}
+	return true
 }
 
 func triangularSolveOne(j *matrixJob) {

@@ -108,17 +108,90 @@ func exclusiveProducts(e *Emitter, x Atom, axis int) Atom {
 	return e.Mul(before, after)
 }
 
-// cumprodJVP: each running product's tangent is the running sum of the
-// factors' relative tangents times the product (JAX differentiates an
-// associative scan instead, which is also exact where a factor is zero;
-// here a zero factor gives a non-finite tangent).
+// cumprodJVP differentiates the running product as JAX does, through an
+// associative scan of (factor, tangent) pairs combined by the product
+// rule: no division, so a zero factor has finite derivatives (each
+// output's tangent is the sum over factors of that factor's tangent times
+// the product of the others). The primal output is the primitive's own.
 func cumprodJVP(e *Emitter, in, tangents []Atom, p Params) ([]Atom, []Atom) {
 	out := e.Bind("cumprod", in, p)
 	if tangents[0] == nil || !HasTangent(out[0].Aval()) {
 		return out, []Atom{nil}
 	}
-	rel := e.Bind1("cumsum", p, e.Div(tangents[0], in[0]))
-	return out, []Atom{e.Mul(out[0], rel)}
+	axis, reverse := p.Int("axis"), p.Bool("reverse")
+	x, t := in[0], tangents[0]
+	rev := func(a Atom) Atom { return e.Bind1("rev", Params{"dimensions": []int{axis}}, a) }
+	if reverse {
+		x, t = rev(x), rev(t)
+	}
+	productRule := func(a, b []Atom) []Atom {
+		return []Atom{e.Mul(a[0], b[0]), e.Add(e.Mul(a[1], b[0]), e.Mul(a[0], b[1]))}
+	}
+	tOut := associativeScan(e, productRule, []Atom{x, t}, axis)[1]
+	if reverse {
+		tOut = rev(tOut)
+	}
+	return out, []Atom{tOut}
+}
+
+// associativeScan is the inclusive scan of elems (parallel operands of one
+// shape, combined together) along axis, by JAX's associative_scan: combine
+// adjacent pairs, scan the half as long result, then fill in the elements
+// between — log depth, built from strided slices, concatenation and
+// interior padding. combine(a, b) combines an earlier a with a later b.
+func associativeScan(e *Emitter, combine func(a, b []Atom) []Atom, elems []Atom, axis int) []Atom {
+	n := elems[0].Aval().Shape[axis]
+	if n < 2 {
+		return elems
+	}
+	slice := func(x Atom, start, limit, stride int) Atom {
+		a := x.Aval()
+		starts, limits, strides := make([]int, a.Rank()), slices.Clone([]int(a.Shape)), make([]int, a.Rank())
+		for d := range strides {
+			strides[d] = 1
+		}
+		starts[axis], limits[axis], strides[axis] = start, limit, stride
+		return e.Bind1("slice", Params{"start_indices": starts, "limit_indices": limits, "strides": strides}, x)
+	}
+	each := func(xs []Atom, f func(Atom) Atom) []Atom {
+		out := make([]Atom, len(xs))
+		for i, x := range xs {
+			out[i] = f(x)
+		}
+		return out
+	}
+	// odd[i] is the scan at 2i+1: the pairs (2i, 2i+1) combined, scanned.
+	odd := associativeScan(e, combine,
+		combine(each(elems, func(x Atom) Atom { return slice(x, 0, n-1, 2) }),
+			each(elems, func(x Atom) Atom { return slice(x, 1, n, 2) })), axis)
+	// The scan at 2i+2 is the scan at 2i+1 combined with element 2i+2.
+	prev := odd
+	if n%2 == 0 {
+		prev = each(odd, func(x Atom) Atom { return slice(x, 0, x.Aval().Shape[axis]-1, 1) })
+	}
+	even := combine(prev, each(elems, func(x Atom) Atom { return slice(x, 2, n, 2) }))
+	out := make([]Atom, len(elems))
+	for i := range elems {
+		first := slice(elems[i], 0, 1, 1)
+		evens := e.Bind1("concatenate", Params{"dimension": axis}, first, even[i])
+		out[i] = interleave(e, evens, odd[i], axis)
+	}
+	return out
+}
+
+// interleave places a's elements at the even positions along axis and b's
+// at the odd ones (a has as many elements as b, or one more).
+func interleave(e *Emitter, a, b Atom, axis int) Atom {
+	same := a.Aval().Shape[axis] == b.Aval().Shape[axis]
+	pad := func(x Atom, lo, hi int) Atom {
+		config := make(PaddingConfig, x.Aval().Rank())
+		config[axis] = PadDim{Lo: lo, Hi: hi, Interior: 1}
+		return e.Bind1("pad", Params{"padding_config": config}, x, e.Lit(0, x.Aval().DType))
+	}
+	if same {
+		return e.Add(pad(a, 0, 1), pad(b, 1, 0))
+	}
+	return e.Add(pad(a, 0, 0), pad(b, 1, 1))
 }
 
 // cumulativeExtremalJVP: each output takes the tangent of the element that

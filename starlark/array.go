@@ -100,7 +100,7 @@ func (a *Array) String() string {
 	if err != nil {
 		return a.unreadable(err)
 	}
-	return arrayfmt.Repr(h, arrayfmt.DefaultOptions())
+	return arrayfmt.Repr(h, PrintOptions())
 }
 
 // Str is NumPy's str(x), what print(x) shows: [1. 2.].
@@ -112,7 +112,7 @@ func (a *Array) Str() string {
 	if err != nil {
 		return a.unreadable(err)
 	}
-	return arrayfmt.Str(h, arrayfmt.DefaultOptions())
+	return arrayfmt.Str(h, PrintOptions())
 }
 
 // unreadable is the text of an array whose values cannot be read. When the

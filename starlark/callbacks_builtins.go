@@ -189,7 +189,7 @@ func (c *hostCallback) printValue(ctx context.Context, th *starlark.Thread, dev 
 		header = append(header, kv{"transforms", pythonRepr(transforms)})
 	}
 	sort.Slice(header, func(i, j int) bool { return header[i].k < header[j].k })
-	o := arrayfmt.DefaultOptions()
+	o := PrintOptions()
 	if c.print.threshold > 0 {
 		o.Threshold = c.print.threshold
 	}

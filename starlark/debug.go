@@ -219,8 +219,8 @@ func (h hostValue) array() arrayfmt.Array {
 	return arrayfmt.Array{DType: h.AVal.DType.Name(), Shape: h.AVal.Shape, Data: typedSlice(h.AVal.DType, h.Data)}
 }
 func (h hostValue) Type() string { return "Array" }
-func (h hostValue) Str() string  { return arrayfmt.Str(h.array(), arrayfmt.DefaultOptions()) }
-func (h hostValue) Repr() string { return arrayfmt.Repr(h.array(), arrayfmt.DefaultOptions()) }
+func (h hostValue) Str() string  { return arrayfmt.Str(h.array(), PrintOptions()) }
+func (h hostValue) Repr() string { return arrayfmt.Repr(h.array(), PrintOptions()) }
 func (h hostValue) Scalar() (pyfmt.Value, error) {
 	if len(h.AVal.Shape) != 0 {
 		return nil, nil

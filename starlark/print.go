@@ -123,5 +123,5 @@ func bufferStr(b jit.Buffer) (string, error) {
 	}
 	av := b.AVal()
 	h := arrayfmt.Array{DType: av.DType.Name(), Shape: av.Shape, Data: typedSlice(av.DType, raw)}
-	return arrayfmt.Str(h, arrayfmt.DefaultOptions()), nil
+	return arrayfmt.Str(h, PrintOptions()), nil
 }

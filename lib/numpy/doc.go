@@ -10,8 +10,10 @@
 //	| group | names |
 //	|---|---|
 //	| dtypes | `bool bool_ int8 int16 int32 int64 uint8 uint16 uint32 float16 bfloat16 float32 float64 complex64 complex128` |
-//	| constants | `pi e inf nan newaxis` |
-//	| dtype helpers | `promote_types result_type finfo iinfo` |
+//	| NumPy's other dtype names (the 64-bit ones, as with 64-bit types on) | `single double float_ csingle cdouble complex_ int_` |
+//	| constants | `pi e euler_gamma inf nan newaxis` |
+//	| dtype helpers | `promote_types result_type finfo iinfo can_cast iterable` |
+//	| printing (NumPy's options, for the whole process as NumPy's are) | `set_printoptions get_printoptions array_str array_repr` |
 //	| creation | `array asarray zeros ones full empty zeros_like ones_like full_like empty_like arange linspace eye identity meshgrid indices tri` |
 //	| arithmetic | `add subtract multiply divide true_divide floor_divide mod remainder power negative positive abs absolute sign reciprocal square sqrt cbrt` |
 //	| rounding | `floor ceil round rint trunc clip` |
@@ -25,7 +27,7 @@
 //	| indexing, sorting | `take take_along_axis diag diagonal triu tril sort argsort` |
 //	| complex numbers (also the array attributes x.real, x.imag and method x.conj()) | `real imag conj conjugate angle iscomplexobj` |
 //	| Fourier transforms (n, axis or axes, s, norm) | `jnp.fft.fft jnp.fft.ifft jnp.fft.fft2 jnp.fft.ifft2 jnp.fft.fftn jnp.fft.ifftn jnp.fft.rfft jnp.fft.irfft jnp.fft.rfft2 jnp.fft.irfft2 jnp.fft.rfftn jnp.fft.irfftn jnp.fft.hfft jnp.fft.ihfft jnp.fft.fftfreq jnp.fft.rfftfreq jnp.fft.fftshift jnp.fft.ifftshift` |
-//	| dtype classes and queries | `generic number integer signedinteger unsignedinteger inexact floating complexfloating dtype issubdtype isdtype shape size ndim isscalar` |
+//	| dtype classes and queries | `generic number integer signedinteger unsignedinteger inexact floating complexfloating flexible character dtype issubdtype isdtype shape size ndim isscalar` |
 //	| composed in the dialect (composed.star): arithmetic | `logaddexp logaddexp2 radians degrees isneginf isposinf signbit fmod divmod heaviside float_power sinc ldexp modf gcd lcm` |
 //	| composed: shapes and stacking | `atleast_1d atleast_2d atleast_3d append concat column_stack dstack unstack array_split fliplr flipud rot90 broadcast_shapes copy astype` |
 //	| composed: differences and statistics | `diff ediff1d average ptp trapezoid cumulative_sum nansum nanprod nanmax nanmin nanmean nanvar nanstd median quantile percentile nanmedian nanquantile nanpercentile cov corrcoef` |

@@ -18,7 +18,8 @@ import (
 
 // A dtypeClass is one node of NumPy's scalar type hierarchy:
 // generic > number > integer > signedinteger/unsignedinteger, number >
-// inexact > floating/complexfloating, and generic > bool_.
+// inexact > floating/complexfloating, generic > flexible > character, and
+// generic > bool_.
 type dtypeClass struct {
 	name   string
 	parent string
@@ -34,6 +35,9 @@ var dtypeClasses = map[string]*dtypeClass{
 	"inexact":         {"inexact", "number", trace.DType.IsInexact},
 	"floating":        {"floating", "inexact", trace.DType.IsFloat},
 	"complexfloating": {"complexfloating", "inexact", trace.DType.IsComplex},
+	// NumPy's strings and bytes sit under these; no jaxsh dtype does.
+	"flexible":  {"flexible", "generic", func(trace.DType) bool { return false }},
+	"character": {"character", "flexible", func(trace.DType) bool { return false }},
 }
 
 var (

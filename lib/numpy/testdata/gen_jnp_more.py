@@ -236,6 +236,24 @@ cases += [
     ("jnp.block([[[jnp.ones((1, 1, 2))]], [[jnp.zeros((1, 1, 2))]]])", np.block([[[np.ones((1, 1, 2))]], [[np.zeros((1, 1, 2))]]])),
 ]
 
+# casting.go and dtype_classes.go: NumPy's casting rules and names.
+DT = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float16", "float32", "float64", "complex64", "complex128"]
+ALL = "[%s]" % ", ".join("jnp." + d for d in DT)
+for d in DT:
+    for casting in ["safe", "same_kind"]:
+        cases.append(("[jnp.can_cast(jnp.%s, t, casting='%s') for t in %s]" % (d, casting, ALL),
+                      [np.can_cast(getattr(np, d), getattr(np, t), casting=casting) for t in DT]))
+cases += [
+    ("jnp.can_cast(jnp.ones(2, dtype=jnp.int16), jnp.float32)", np.can_cast(np.ones(2, dtype=np.int16), np.float32)),
+    ("[jnp.can_cast(jnp.float64, jnp.int8, casting=c) for c in ['no', 'equiv', 'unsafe']]", [np.can_cast(np.float64, np.int8, casting=c) for c in ['no', 'equiv', 'unsafe']]),
+    ("[jnp.iterable(v) for v in [jnp.ones(2), jnp.array(1.0), 3, [1], (), 'ab']]", [np.iterable(v) for v in [np.ones(2), np.array(1.0), 3, [1], (), 'ab']]),
+    ("[jnp.issubdtype(t, jnp.flexible) for t in %s]" % ALL, [np.issubdtype(getattr(np, t), np.flexible) for t in DT]),
+    ("[jnp.issubdtype(jnp.character, c) for c in [jnp.flexible, jnp.generic, jnp.number]]", [np.issubdtype(np.character, c) for c in [np.flexible, np.generic, np.number]]),
+    ("[jnp.zeros(1, dtype=t).dtype == jnp.dtype(n) for t, n in zip([jnp.single, jnp.double, jnp.float_, jnp.csingle, jnp.cdouble, jnp.complex_, jnp.int_], %r)]"
+     % [np.dtype(t).name for t in [np.single, np.double, np.float_, np.csingle, np.cdouble, np.complex_, np.int_]], [True] * 7),
+    ("jnp.euler_gamma", np.euler_gamma, "f64"),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

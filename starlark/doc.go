@@ -57,6 +57,11 @@
 //	FitsInt, EncodeInt, BoolByte, IntsOrEmpty
 //	                               element encodings and parameter shapes
 //
+// Printing (printoptions.go):
+//
+//	PrintOptions, SetPrintOptions  the process's array print options (jnp.set_printoptions)
+//	Array.Text                     an array's str or repr under given options (jnp.array_str)
+//
 // Tracing a Starlark function into a closed jaxpr (subtrace.go, tracer.go,
 // pytree.go), what lax's control flow is built on:
 //

@@ -46,7 +46,7 @@ func init() {
 	writesEveryElement["dot_general"] = true
 }
 
-func dotKernel(e *trace.Eqn, in, out []*Buffer) error {
+func dotKernel(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error {
 	dn, _ := trace.ParamAs[trace.DotDimensionNumbers](e.Params, "dimension_numbers")
 	lhs, rhs, dst := in[0], in[1], out[0]
 	g := newDotGeometry(lhs.Shape(), rhs.Shape(), dn)
@@ -56,27 +56,27 @@ func dotKernel(e *trace.Eqn, in, out []*Buffer) error {
 	ct := dotComputeType(lhs.DType(), rhs.DType(), dst.DType())
 	switch ct {
 	case trace.Float32:
-		dotTyped[float32](g, lhs, rhs, dst, ct)
+		dotTyped[float32](stop, g, lhs, rhs, dst, ct)
 	case trace.Float64:
-		dotTyped[float64](g, lhs, rhs, dst, ct)
+		dotTyped[float64](stop, g, lhs, rhs, dst, ct)
 	case trace.Int8:
-		dotTyped[int8](g, lhs, rhs, dst, ct)
+		dotTyped[int8](stop, g, lhs, rhs, dst, ct)
 	case trace.Int16:
-		dotTyped[int16](g, lhs, rhs, dst, ct)
+		dotTyped[int16](stop, g, lhs, rhs, dst, ct)
 	case trace.Int32:
-		dotTyped[int32](g, lhs, rhs, dst, ct)
+		dotTyped[int32](stop, g, lhs, rhs, dst, ct)
 	case trace.Int64:
-		dotTyped[int64](g, lhs, rhs, dst, ct)
+		dotTyped[int64](stop, g, lhs, rhs, dst, ct)
 	case trace.Uint8:
-		dotTyped[uint8](g, lhs, rhs, dst, ct)
+		dotTyped[uint8](stop, g, lhs, rhs, dst, ct)
 	case trace.Uint16:
-		dotTyped[uint16](g, lhs, rhs, dst, ct)
+		dotTyped[uint16](stop, g, lhs, rhs, dst, ct)
 	case trace.Uint32:
-		dotTyped[uint32](g, lhs, rhs, dst, ct)
+		dotTyped[uint32](stop, g, lhs, rhs, dst, ct)
 	case trace.Complex64:
-		dotTyped[complex64](g, lhs, rhs, dst, ct)
+		dotTyped[complex64](stop, g, lhs, rhs, dst, ct)
 	case trace.Complex128:
-		dotTyped[complex128](g, lhs, rhs, dst, ct)
+		dotTyped[complex128](stop, g, lhs, rhs, dst, ct)
 	default:
 		panic("cpu: dot_general computing in " + ct.String())
 	}
@@ -207,7 +207,7 @@ type dotElem interface {
 	elemInt | elemFloat | elemComplex
 }
 
-func dotTyped[T dotElem](g dotGeometry, lhs, rhs, dst *Buffer, ct trace.DType) {
+func dotTyped[T dotElem](stop stopSignal, g dotGeometry, lhs, rhs, dst *Buffer, ct trace.DType) {
 	a, b := dotOperand[T](lhs, ct), dotOperand[T](rhs, ct)
 	acc := dst // where the result is computed: dst itself, or a buffer of ct
 	if dst.DType() != ct {
@@ -220,13 +220,13 @@ func dotTyped[T dotElem](g dotGeometry, lhs, rhs, dst *Buffer, ct trace.DType) {
 	if g.k > 0 {
 		switch {
 		case g.n == 1:
-			dotRowsTimesVector(g.batch, g.m, g.k, a, g.lb, g.lm, g.lk, b, g.rb, g.rk, c)
+			dotRowsTimesVector(stop, g.batch, g.m, g.k, a, g.lb, g.lm, g.lk, b, g.rb, g.rk, c)
 		case g.m == 1:
-			dotRowsTimesVector(g.batch, g.n, g.k, b, g.rb, g.rn, g.rk, a, g.lb, g.lk, c)
+			dotRowsTimesVector(stop, g.batch, g.n, g.k, b, g.rb, g.rn, g.rk, a, g.lb, g.lk, c)
 		case g.k == 1:
-			dotOuter(g, a, b, c)
+			dotOuter(stop, g, a, b, c)
 		default:
-			gemm(g, a, b, c)
+			gemm(stop, g, a, b, c)
 		}
 	}
 	if acc != dst {
@@ -268,7 +268,7 @@ func dotStoreResult(src, dst *Buffer) {
 // contiguous in k (four dot products at a time), or the row index is
 // contiguous (whole columns scaled and added, as in axpy), or neither
 // (element by element).
-func dotRowsTimesVector[T dotElem](batch, rows, k int, x []T, xb, xi, xk dotOffsets, y []T, yb, yk dotOffsets, c []T) {
+func dotRowsTimesVector[T dotElem](stop stopSignal, batch, rows, k int, x []T, xb, xi, xk dotOffsets, y []T, yb, yk dotOffsets, c []T) {
 	vecs := make([]T, batch*k)
 	for b := range batch {
 		for kk := range k {
@@ -284,7 +284,7 @@ func dotRowsTimesVector[T dotElem](batch, rows, k int, x []T, xb, xi, xk dotOffs
 		rowBlock = min(max(256, roundUp(ceilDiv(rows, 2*pool.size), 64)), 4096)
 	}
 	blocks := (rows + rowBlock - 1) / rowBlock
-	pool.parallelFor(batch*blocks, max(1, grainElements/(k*rowBlock)), func(lo, hi int) {
+	pool.parallelFor(stop, batch*blocks, max(1, grainElements/(k*rowBlock)), func(lo, hi int) {
 		for u := lo; u < hi; u++ {
 			b, i0 := u/blocks, (u%blocks)*rowBlock
 			i1 := min(i0+rowBlock, rows)

@@ -21,6 +21,8 @@ package cpu
 // split across workers, and the row blocks of A that use it are then
 // shared out, each worker packing its own A block.
 
+import "sync"
+
 const (
 	gemmKC = 256  // contracting indices per packed panel
 	gemmMC = 96   // rows of A per packed block, at most
@@ -62,11 +64,11 @@ func gemmKernelFor[T dotElem]() gemmKernel[T] {
 // roundUp is a rounded up to a multiple of b (ceilDiv is structural.go's).
 func roundUp(a, b int) int { return ceilDiv(a, b) * b }
 
-func gemm[T dotElem](g dotGeometry, a, b, c []T) {
-	gemmWith(gemmKernelFor[T](), g, a, b, c)
+func gemm[T dotElem](stop stopSignal, g dotGeometry, a, b, c []T) {
+	gemmWith(stop, gemmKernelFor[T](), g, a, b, c)
 }
 
-func gemmWith[T dotElem](kern gemmKernel[T], g dotGeometry, a, b, c []T) {
+func gemmWith[T dotElem](stop stopSignal, kern gemmKernel[T], g dotGeometry, a, b, c []T) {
 	flops := g.m * g.n * g.k
 	kc, nc := min(g.k, gemmKC), min(roundUp(g.n, kern.nr), gemmNC)
 	mc := gemmMC
@@ -77,7 +79,7 @@ func gemmWith[T dotElem](kern gemmKernel[T], g dotGeometry, a, b, c []T) {
 		mc = roundUp(ceilDiv(g.m, blocks), kern.mr)
 	}
 	newWork := func(packsB bool) *gemmWork[T] {
-		w := &gemmWork[T]{kern: kern, g: &g, a: a, b: b, c: c, mc: mc,
+		w := &gemmWork[T]{stop: stop, kern: kern, g: &g, a: a, b: b, c: c, mc: mc,
 			aPack: make([]T, roundUp(min(g.m, mc), kern.mr)*kc),
 			edge:  make([]T, kern.mr*kern.nr)}
 		if packsB {
@@ -86,11 +88,18 @@ func gemmWith[T dotElem](kern gemmKernel[T], g dotGeometry, a, b, c []T) {
 		return w
 	}
 	if g.batch >= 2*pool.size || flops < 1<<16 {
-		pool.parallelFor(g.batch, max(1, (1<<18)/max(1, flops)), func(lo, hi int) {
-			w := newWork(true)
+		// A stoppable program cuts the batch into many chunks: their
+		// packing buffers are reused, not made per chunk.
+		var works sync.Pool
+		pool.parallelFor(stop, g.batch, max(1, (1<<18)/max(1, flops)), func(lo, hi int) {
+			w, _ := works.Get().(*gemmWork[T])
+			if w == nil {
+				w = newWork(true)
+			}
 			for bi := lo; bi < hi; bi++ {
 				w.matmul(bi, nil)
 			}
+			works.Put(w)
 		})
 		return
 	}
@@ -102,6 +111,7 @@ func gemmWith[T dotElem](kern gemmKernel[T], g dotGeometry, a, b, c []T) {
 
 // gemmWork is one matmul's operands, kernel and packing buffers.
 type gemmWork[T dotElem] struct {
+	stop         stopSignal
 	kern         gemmKernel[T]
 	g            *dotGeometry
 	a, b, c      []T
@@ -127,15 +137,18 @@ func (w *gemmWork[T]) matmul(bi int, helpers func() *gemmWork[T]) {
 			if helpers == nil {
 				packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, 0, rn.n, nr)
 				for ib := 0; ib < g.m; ib += w.mc {
+					if w.stop.requested() {
+						panic(errStopped)
+					}
 					w.rowBlock(bi, ib, min(ib+w.mc, g.m), j0, j1, p0, kc)
 				}
 				continue
 			}
 			slivers := ceilDiv(rn.n, nr)
-			pool.parallelFor(slivers, max(1, 1<<14/(kc*nr)), func(lo, hi int) {
+			pool.parallelFor(w.stop, slivers, max(1, 1<<14/(kc*nr)), func(lo, hi int) {
 				packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, lo*nr, min(hi*nr, rn.n), nr)
 			})
-			pool.parallelFor(mBlocks, 1, func(lo, hi int) {
+			pool.parallelFor(w.stop, mBlocks, 1, func(lo, hi int) {
 				for blk := lo; blk < hi; blk++ {
 					if workers[blk] == nil {
 						workers[blk] = helpers()

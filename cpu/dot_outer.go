@@ -8,9 +8,9 @@ package cpu
 // is in cache: the result is written once, at memory speed. The matmul
 // would pack panels for an inner dimension of 1, and a fused broadcast
 // multiplication computes an index per element.
-func dotOuter[T dotElem](g dotGeometry, a, b, c []T) {
+func dotOuter[T dotElem](stop stopSignal, g dotGeometry, a, b, c []T) {
 	lk, rk, n := g.lk.at(0), g.rk.at(0), g.n
-	pool.parallelFor(g.batch*g.m, max(1, grainElements/n), func(lo, hi int) {
+	pool.parallelFor(stop, g.batch*g.m, max(1, grainElements/n), func(lo, hi int) {
 		var gathered []T // B(b, :) when its elements are not contiguous
 		for r := lo; r < hi; r++ {
 			bi, i := r/g.m, r%g.m

@@ -349,8 +349,8 @@ func checkKernelAgrees[T float32 | float64](t *testing.T, kern gemmKernel[T], co
 		if _, ok := any(a).([]float64); ok {
 			portable = gemmPortableFloat64
 		}
-		gemmWith(portable.(gemmKernel[T]), g, a, b, want)
-		gemmWith(kern, g, a, b, got)
+		gemmWith(nil, portable.(gemmKernel[T]), g, a, b, want)
+		gemmWith(nil, kern, g, a, b, got)
 		for i := range want {
 			if got[i] != want[i] {
 				t.Fatalf("%T %v: element %d = %v from the %dx%d kernel, %v from the portable one", want[0], sz, i, got[i], kern.mr, kern.nr, want[i])
@@ -411,7 +411,7 @@ func TestDotEmptyContractionOverwritesTheDestination(t *testing.T) {
 		view[float32](dst)[i] = 7
 	}
 	p := trace.Params{"dimension_numbers": dotDims([]int{1}, []int{0}, nil, nil), "precision": nil, "preferred_element_type": nil}
-	if err := dotKernel(&trace.Eqn{Params: p}, []*Buffer{lhs, rhs}, []*Buffer{dst}); err != nil {
+	if err := dotKernel(&trace.Eqn{Params: p}, []*Buffer{lhs, rhs}, []*Buffer{dst}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for i, v := range view[float32](dst) {

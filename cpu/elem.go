@@ -166,7 +166,7 @@ func widenHalf(b *Buffer) *Buffer {
 	if b.DType() == trace.BFloat16 {
 		conv = half.BFloat16ToFloat32
 	}
-	pool.parallelFor(len(src), grainElements, func(lo, hi int) {
+	pool.parallelFor(nil, len(src), grainElements, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			dst[i] = conv(src[i])
 		}
@@ -182,7 +182,7 @@ func narrowHalf(src, dst *Buffer) {
 	if dst.DType() == trace.BFloat16 {
 		conv = half.BFloat16FromFloat32
 	}
-	pool.parallelFor(len(s), grainElements, func(lo, hi int) {
+	pool.parallelFor(nil, len(s), grainElements, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			d[i] = conv(s[i])
 		}
@@ -255,5 +255,5 @@ func convertKernel(_ *trace.Eqn, in, out []*Buffer) error {
 		Prim:   trace.Lookup("convert_element_type"),
 		Params: trace.Params{"new_dtype": out[0].DType(), "weak_type": false},
 	}
-	return elementwiseKernel(e, in, out)
+	return elementwiseKernel(e, in, out, nil)
 }

@@ -50,7 +50,7 @@ func benchElementwise(b *testing.B, prim string, dt trace.DType, n, operands int
 		b.SetBytes(bytes)
 		b.ResetTimer()
 		for b.Loop() {
-			if err := elementwiseKernel(e, in, out); err != nil {
+			if err := elementwiseKernel(e, in, out, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -51,7 +51,7 @@ func preparedElementwise(e *trace.Eqn) (blockKernel, bool) {
 	return k, err == nil
 }
 
-func elementwiseKernel(e *trace.Eqn, in, out []*Buffer) error {
+func elementwiseKernel(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error {
 	dts := make([]trace.DType, len(in))
 	for i, b := range in {
 		dts[i] = b.DType()
@@ -60,7 +60,7 @@ func elementwiseKernel(e *trace.Eqn, in, out []*Buffer) error {
 	if err != nil {
 		return err
 	}
-	runElementwise(k, in, out)
+	runElementwise(k, in, out, stop)
 	return nil
 }
 
@@ -73,14 +73,14 @@ const halfPiece = 1024
 // output's shape, or one element (a scalar, broadcast), or size-1
 // dimensions that broadcast (lax's shape rule allows them); the last kind
 // is walked a row at a time.
-func runElementwise(k blockKernel, in, out []*Buffer) {
+func runElementwise(k blockKernel, in, out []*Buffer, stop stopSignal) {
 	n := out[0].Len()
 	if n == 0 {
 		return
 	}
 	for _, b := range in {
 		if b.Len() != n && b.Len() != 1 {
-			runBroadcastRows(k, in, out)
+			runBroadcastRows(k, in, out, stop)
 			return
 		}
 	}
@@ -88,7 +88,7 @@ func runElementwise(k blockKernel, in, out []*Buffer) {
 		runFlat(k, in, out, 0, n) // no closure for parallelFor to keep
 		return
 	}
-	pool.parallelFor(n, grainElements, func(lo, hi int) { runFlat(k, in, out, lo, hi) })
+	pool.parallelFor(stop, n, grainElements, func(lo, hi int) { runFlat(k, in, out, lo, hi) })
 }
 
 // runFlat computes output elements [lo, hi) of operands that have the
@@ -255,7 +255,7 @@ func narrowRun(dst []uint16, src []float32, dt trace.DType) {
 // broadcasts alike, and the innermost merged dimension becomes a row: in
 // each row an operand is a full run or one element, so the block op runs
 // once per row. Rows are split across the worker pool.
-func runBroadcastRows(k blockKernel, in, out []*Buffer) {
+func runBroadcastRows(k blockKernel, in, out []*Buffer, stop stopSignal) {
 	shape := out[0].Shape()
 	// Per merged dimension: its size and, per operand, whether it is
 	// broadcast along it.
@@ -301,7 +301,7 @@ func runBroadcastRows(k blockKernel, in, out []*Buffer) {
 	for _, s := range outer {
 		rows *= s
 	}
-	pool.parallelFor(rows, max(1, grainElements/inner), func(lo, hi int) {
+	pool.parallelFor(stop, rows, max(1, grainElements/inner), func(lo, hi int) {
 		r := newRunner(k, in, out)
 		for i := range in {
 			r.inFull[i] = !bcast[len(dims)-1][i]

@@ -276,7 +276,7 @@ func TestConvertBlockOpsMatchTheEagerKernel(t *testing.T) {
 			// sources itself.
 			eager := newBuffer(in.dev, trace.AVal{Shape: in.Shape(), DType: dst})
 			e := &trace.Eqn{Prim: trace.Lookup("convert_element_type"), Params: params}
-			if err := elementwiseKernel(e, []*Buffer{in}, []*Buffer{eager}); err != nil {
+			if err := elementwiseKernel(e, []*Buffer{in}, []*Buffer{eager}, nil); err != nil {
 				t.Fatal(err)
 			}
 			for i := range values {

@@ -16,7 +16,7 @@ import (
 // arena holds stale bytes); every other kernel gets it zeroed. Operand
 // shapes and dtypes have passed the primitive's shape rule, so a kernel only
 // reports what the rule cannot know (none so far).
-type kernelFunc func(e *trace.Eqn, in, out []*Buffer) error
+type kernelFunc func(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error
 
 // kernels maps a primitive name to its kernel.
 var kernels = map[string]kernelFunc{}
@@ -395,7 +395,7 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 // nil, gives the result buffers to write into (by result buffer index)
 // instead of allocating them: a loop runs its body that way, with nothing
 // allocated per iteration. It returns the bytes it allocated.
-func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena []byte, host jit.Host, res []*Buffer) (int, error) {
+func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena []byte, host jit.Host, res []*Buffer) (allocatedTotal int, err error) {
 	slots := sc.slots
 	for i, buf := range args {
 		slots[x.args[i]] = buf
@@ -451,6 +451,18 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 	}
 	refs := sc.refs
 	done := doneOf(host)
+	stop := stopSignal(done)
+	if done != nil {
+		// A kernel that saw the stop (parallelFor) unwinds to here.
+		defer func() {
+			if r := recover(); r != nil {
+				if r != errStopped {
+					panic(r)
+				}
+				allocatedTotal, err = allocated, cancelled(done, host)
+			}
+		}()
+	}
 	for _, st := range x.steps {
 		if done != nil {
 			if err := cancelled(done, host); err != nil {
@@ -470,9 +482,9 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 			out[i] = b
 		}
 		if st.fused != nil {
-			st.fused.run(in, out)
+			st.fused.run(in, out, stop)
 		} else if st.block != nil {
-			runElementwise(*st.block, in, out)
+			runElementwise(*st.block, in, out, stop)
 		} else if st.host != nil {
 			if err := st.host(st.eqn, in, out, host); err != nil {
 				// A callback that gave up because the program was cancelled
@@ -489,7 +501,7 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 			if err != nil {
 				return allocated, err
 			}
-		} else if err := st.fn(st.eqn, in, out); err != nil {
+		} else if err := st.fn(st.eqn, in, out, stop); err != nil {
 			return allocated, fmt.Errorf("%s: %s: %w", st.eqn.Pos, st.eqn.Prim.Name, err)
 		}
 		for i, s := range st.out {

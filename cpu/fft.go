@@ -28,13 +28,13 @@ func init() {
 // gathers and transforms together.
 const fftGroup = 8
 
-func fftKernel(e *trace.Eqn, in, out []*Buffer) error {
+func fftKernel(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error {
 	kind, _ := trace.ParamAs[trace.Ident](e.Params, "fft_type")
 	lengths := e.Params.Ints("fft_lengths")
 	if in[0].DType() == trace.Float32 || in[0].DType() == trace.Complex64 || out[0].DType() == trace.Complex64 {
-		runFFT[float32](kind, lengths, in[0], out[0])
+		runFFT[float32](stop, kind, lengths, in[0], out[0])
 	} else {
-		runFFT[float64](kind, lengths, in[0], out[0])
+		runFFT[float64](stop, kind, lengths, in[0], out[0])
 	}
 	return nil
 }
@@ -47,7 +47,7 @@ func cpxView[F float](b *Buffer) []cpx[F] {
 	return unsafe.Slice((*cpx[F])(unsafe.Pointer(unsafe.SliceData(b.data))), n)
 }
 
-func runFFT[F float](kind trace.Ident, lengths []int, x, y *Buffer) {
+func runFFT[F float](stop stopSignal, kind trace.Ident, lengths []int, x, y *Buffer) {
 	if x.Len() == 0 || y.Len() == 0 {
 		return
 	}
@@ -64,32 +64,32 @@ func runFFT[F float](kind trace.Ident, lengths []int, x, y *Buffer) {
 		copy(dst, cpxView[F](x))
 		total := 1
 		for _, a := range axes {
-			fftAxis(dst, shape, a, inverse)
+			fftAxis(stop, dst, shape, a, inverse)
 			total *= shape[a]
 		}
 		if inverse {
-			scaleCpx(dst, 1/F(total))
+			scaleCpx(stop, dst, 1/F(total))
 		}
 	case trace.FFTRealForward:
 		dst := cpxView[F](y)
-		rfftLastAxis(view[F](x), dst, lengths[len(lengths)-1])
+		rfftLastAxis(stop, view[F](x), dst, lengths[len(lengths)-1])
 		for _, a := range axes[:len(axes)-1] {
-			fftAxis(dst, shape, a, false)
+			fftAxis(stop, dst, shape, a, false)
 		}
 	case trace.FFTRealInverse:
 		src := append([]cpx[F](nil), cpxView[F](x)...)
 		total := 1
 		for _, a := range axes[:len(axes)-1] {
-			fftAxis(src, x.Shape(), a, true)
+			fftAxis(stop, src, x.Shape(), a, true)
 			total *= shape[a]
 		}
 		n := lengths[len(lengths)-1]
-		irfftLastAxis(src, view[F](y), n, 1/F(total*n))
+		irfftLastAxis(stop, src, view[F](y), n, 1/F(total*n))
 	}
 }
 
-func scaleCpx[F float](x []cpx[F], s F) {
-	pool.parallelFor(len(x), grainElements, func(lo, hi int) {
+func scaleCpx[F float](stop stopSignal, x []cpx[F], s F) {
+	pool.parallelFor(stop, len(x), grainElements, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			x[i] = cscale(x[i], s)
 		}
@@ -124,7 +124,7 @@ func putFFTWork[F float](w *fftWork[F]) {
 
 // fftAxis transforms every line of x (of shape) along axis, in place,
 // unscaled.
-func fftAxis[F float](x []cpx[F], shape trace.Shape, axis int, inverse bool) {
+func fftAxis[F float](stop stopSignal, x []cpx[F], shape trace.Shape, axis int, inverse bool) {
 	n := shape[axis]
 	if n <= 1 {
 		return
@@ -137,7 +137,7 @@ func fftAxis[F float](x []cpx[F], shape trace.Shape, axis int, inverse bool) {
 	g := min(fftGroup, inner)
 	groupsPerOuter := (inner + g - 1) / g
 	plan := planFor[F](n)
-	pool.parallelFor(outer*groupsPerOuter, max(1, grainElements/(n*g)), func(lo, hi int) {
+	pool.parallelFor(stop, outer*groupsPerOuter, max(1, grainElements/(n*g)), func(lo, hi int) {
 		w := getFFTWork[F](g*n, plan.scratchLen())
 		defer putFFTWork(w)
 		for gi := lo; gi < hi; gi++ {
@@ -171,10 +171,10 @@ func fftAxis[F float](x []cpx[F], shape trace.Shape, axis int, inverse bool) {
 
 // rfftLastAxis transforms each real line of length n of x into the n/2+1
 // non-negative frequencies in y.
-func rfftLastAxis[F float](x []F, y []cpx[F], n int) {
+func rfftLastAxis[F float](stop stopSignal, x []F, y []cpx[F], n int) {
 	lines, h := len(x)/n, n/2+1
 	plan := planFor[F](n)
-	pool.parallelFor(lines, max(1, grainElements/n), func(lo, hi int) {
+	pool.parallelFor(stop, lines, max(1, grainElements/n), func(lo, hi int) {
 		w := getFFTWork[F](n, plan.scratchLen())
 		defer putFFTWork(w)
 		for l := lo; l < hi; l++ {
@@ -191,11 +191,11 @@ func rfftLastAxis[F float](x []F, y []cpx[F], n int) {
 // values in y, scaled by scale: the Hermitian spectrum is completed with
 // conjugates, and the imaginary parts of the zero (and, n even, Nyquist)
 // terms are dropped, as a complex-to-real transform does.
-func irfftLastAxis[F float](x []cpx[F], y []F, n int, scale F) {
+func irfftLastAxis[F float](stop stopSignal, x []cpx[F], y []F, n int, scale F) {
 	h := n/2 + 1
 	lines := len(y) / n
 	plan := planFor[F](n)
-	pool.parallelFor(lines, max(1, grainElements/n), func(lo, hi int) {
+	pool.parallelFor(stop, lines, max(1, grainElements/n), func(lo, hi int) {
 		w := getFFTWork[F](n, plan.scratchLen())
 		defer putFFTWork(w)
 		for l := lo; l < hi; l++ {

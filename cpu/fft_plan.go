@@ -270,11 +270,11 @@ func (st *fftStage[F]) runParallel(x, y []cpx[F]) {
 	const grain = 1 << 13 // elements per chunk
 	if st.m >= st.s {
 		per := max(1, grain/(st.s*st.p))
-		pool.parallelFor(st.m, per, func(lo, hi int) { st.runSpan(x, y, stageSpan{lo, hi, 0, st.s}) })
+		pool.parallelFor(nil, st.m, per, func(lo, hi int) { st.runSpan(x, y, stageSpan{lo, hi, 0, st.s}) })
 		return
 	}
 	per := max(1, grain/(st.m*st.p))
-	pool.parallelFor(st.s, per, func(lo, hi int) { st.runSpan(x, y, stageSpan{0, st.m, lo, hi}) })
+	pool.parallelFor(nil, st.s, per, func(lo, hi int) { st.runSpan(x, y, stageSpan{0, st.m, lo, hi}) })
 }
 
 func (st *fftStage[F]) runSpan(x, y []cpx[F], sp stageSpan) {

@@ -238,9 +238,13 @@ type loopKernel struct {
 	size int // elements of the loop shape
 }
 
-func (k *loopKernel) run(in, out []*Buffer) {
+func (k *loopKernel) run(in, out []*Buffer, stop stopSignal) {
 	bl := k.prog.blockLen
-	if k.size <= max(bl, grainElements) {
+	// A chunk is grainElements elements of a short program, fewer of a long
+	// one (whose elements cost more each), down to one block: chunks of
+	// similar cost share the pool evenly and bound how late a stop is seen.
+	grain := max(bl, grainElements*4/max(4, len(k.prog.body)))
+	if k.size <= grain {
 		// One chunk: run it here, without a closure (a loop body's small
 		// kernels run millions of times).
 		s := k.prog.acquire(in, out, k.size)
@@ -250,7 +254,7 @@ func (k *loopKernel) run(in, out []*Buffer) {
 		k.prog.release(s)
 		return
 	}
-	pool.parallelFor(k.size, max(bl, grainElements), func(lo, hi int) {
+	pool.parallelFor(stop, k.size, grain, func(lo, hi int) {
 		s := k.prog.acquire(in, out, hi-lo)
 		for b := lo; b < hi; b += bl {
 			s.runBlock(b, min(bl, hi-b))

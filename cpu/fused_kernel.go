@@ -11,7 +11,7 @@ import (
 // kernel's inputs (Kernel.In order) and fills its outputs (Kernel.Out
 // order), freshly allocated and zeroed.
 type fusedRunner interface {
-	run(in, out []*Buffer)
+	run(in, out []*Buffer, stop stopSignal)
 }
 
 // compileFused compiles a LoopKernel or ReductionKernel.
@@ -31,7 +31,7 @@ func compileFused(k *jit.Kernel) (fusedRunner, error) {
 // emptyKernel has nothing to compute: its outputs have no elements.
 type emptyKernel struct{}
 
-func (emptyKernel) run(_, _ []*Buffer) {}
+func (emptyKernel) run(_, _ []*Buffer, _ stopSignal) {}
 
 func compileLoop(k *jit.Kernel) (fusedRunner, error) {
 	size := k.Shape.Size()
@@ -184,7 +184,7 @@ func loneTranspose(k *jit.Kernel) (fusedRunner, bool) {
 	return transposeRunner{e}, true
 }
 
-func (t transposeRunner) run(in, out []*Buffer) {
+func (t transposeRunner) run(in, out []*Buffer, _ stopSignal) {
 	if err := transposeKernel(t.eqn, in, out); err != nil {
 		panic("cpu: fused transpose: " + err.Error())
 	}

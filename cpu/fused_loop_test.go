@@ -372,9 +372,9 @@ func TestFusedLoopInPlace(t *testing.T) {
 	}
 	in := randomBuffer(t, rng, f32, false, n)
 	want := []*Buffer{newBuffer(in.dev, in.AVal()), newBuffer(in.dev, in.AVal())}
-	fk.run([]*Buffer{in}, want)
+	fk.run([]*Buffer{in}, want, nil)
 	got := newBuffer(in.dev, in.AVal())
-	fk.run([]*Buffer{in}, []*Buffer{in, got})
+	fk.run([]*Buffer{in}, []*Buffer{in, got}, nil)
 	if !sameBuffers(in, want[0]) || !sameBuffers(got, want[1]) {
 		t.Errorf("in place: %s; %s", firstDifference(in, want[0]), firstDifference(got, want[1]))
 	}

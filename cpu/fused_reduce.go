@@ -461,13 +461,13 @@ func (s *stageRed[T]) storeRows(l int, dst []byte, at, width int) {
 func (s *stageRed[T]) finish(first []byte, rest []span3, dst *Buffer) {
 	src := runAs[T](first)
 	if !isHalf(dst.DType()) {
-		runReduce(s.r, src, view[T](dst), rest)
+		runReduce(s.r, src, view[T](dst), rest, nil)
 		return
 	}
 	acc := src
 	if len(rest) > 0 {
 		acc = make([]T, dst.Len())
-		runReduce(s.r, src, acc, rest)
+		runReduce(s.r, src, acc, rest, nil)
 	}
 	narrowRun(view[uint16](dst), runAs[float32](bytesOf(acc)), dst.DType())
 }

@@ -101,9 +101,10 @@ type reductionWorker struct {
 	s            *fusedState
 	reds         []stageReducer
 	winLo, winHi int
+	stop         stopSignal // the program's, for the pool work it starts
 }
 
-func (k *reductionKernel) acquire(in, out []*Buffer) *reductionWorker {
+func (k *reductionKernel) acquire(in, out []*Buffer, stop stopSignal) *reductionWorker {
 	w, _ := k.workers.Get().(*reductionWorker)
 	if w == nil {
 		w = &reductionWorker{reds: make([]stageReducer, len(k.reds))}
@@ -113,6 +114,7 @@ func (k *reductionKernel) acquire(in, out []*Buffer) *reductionWorker {
 	}
 	w.s = k.prog.acquire(in, out, k.prog.blockLen)
 	w.winLo, w.winHi = 0, 0
+	w.stop = stop
 	return w
 }
 
@@ -139,7 +141,7 @@ func (w *reductionWorker) root(k *reductionKernel, j, lo, hi int) []byte {
 	return w.s.slots[k.roots[j]][(lo-w.winLo)*size : (hi-w.winLo)*size]
 }
 
-func (k *reductionKernel) run(in, out []*Buffer) {
+func (k *reductionKernel) run(in, out []*Buffer, stop stopSignal) {
 	if out[0].Len() == 0 {
 		return
 	}
@@ -159,9 +161,9 @@ func (k *reductionKernel) run(in, out []*Buffer) {
 		}
 	}
 	if first.inner == 1 {
-		k.reduceLines(first, in, out, dsts)
+		k.reduceLines(first, in, out, dsts, stop)
 	} else {
-		k.foldRows(first, in, out, dsts)
+		k.foldRows(first, in, out, dsts, stop)
 	}
 	for j, b := range out {
 		if len(k.stages) > 1 || k.layouts[j] != b.DType() {
@@ -176,12 +178,12 @@ func (k *reductionKernel) run(in, out []*Buffer) {
 // pairwiseLeaf elements, each subtree that fits in a window reduced by
 // pairwiseLeaves itself, larger ones split at the middle leaf (on two
 // workers above parallelLine), the short last leaf added at the end.
-func (k *reductionKernel) reduceLines(st span3, in, out []*Buffer, dsts [][]byte) {
+func (k *reductionKernel) reduceLines(st span3, in, out []*Buffer, dsts [][]byte, stop stopSignal) {
 	n, bl := st.n, k.prog.blockLen
 	if n <= bl {
 		per := bl / n
-		pool.parallelFor(st.outer, max(1, grainElements/n), func(lo, hi int) {
-			w := k.acquire(in, out)
+		pool.parallelFor(stop, st.outer, max(1, grainElements/n), func(lo, hi int) {
+			w := k.acquire(in, out, stop)
 			for q := lo; q < hi; q += per {
 				count := min(per, hi-q)
 				w.s.runBlock(q*n, count*n)
@@ -193,8 +195,8 @@ func (k *reductionKernel) reduceLines(st span3, in, out []*Buffer, dsts [][]byte
 		})
 		return
 	}
-	pool.parallelFor(st.outer, 1, func(lo, hi int) {
-		w := k.acquire(in, out)
+	pool.parallelFor(stop, st.outer, 1, func(lo, hi int) {
+		w := k.acquire(in, out, stop)
 		for q := lo; q < hi; q++ {
 			base := q * n
 			full := n / pairwiseLeaf
@@ -246,8 +248,8 @@ func (k *reductionKernel) leafTree(w *reductionWorker, base, lo, hi, limit, l in
 // inParallel runs left on w and right on a second worker, on the pool,
 // and returns the second worker (for the caller to combine and release).
 func (k *reductionKernel) inParallel(w *reductionWorker, left, right func(*reductionWorker)) *reductionWorker {
-	other := k.acquire(w.s.in, w.s.out)
-	pool.parallelFor(2, 1, func(a, b int) {
+	other := k.acquire(w.s.in, w.s.out, w.stop)
+	pool.parallelFor(w.stop, 2, 1, func(a, b int) {
 		for i := a; i < b; i++ {
 			if i == 0 {
 				left(w)
@@ -267,12 +269,12 @@ type rowBlock struct {
 
 // foldRows folds rows of st.inner positions over st.n, in column blocks of
 // at most columnWidth, as reduceSpan does.
-func (k *reductionKernel) foldRows(st span3, in, out []*Buffer, dsts [][]byte) {
+func (k *reductionKernel) foldRows(st span3, in, out []*Buffer, dsts [][]byte, stop stopSignal) {
 	width := min(st.inner, columnWidth)
 	chunks := (st.inner + width - 1) / width
 	units := st.outer * chunks
-	pool.parallelFor(units, max(1, grainElements/(st.n*width)), func(lo, hi int) {
-		w := k.acquire(in, out)
+	pool.parallelFor(stop, units, max(1, grainElements/(st.n*width)), func(lo, hi int) {
+		w := k.acquire(in, out, stop)
 		for u := lo; u < hi; u++ {
 			p, c := u/chunks, u%chunks
 			k0 := c * width

@@ -43,7 +43,8 @@ type windowStarts struct {
 	// coordinate along that indices dimension.
 	batchOperandStrides []int
 	batchSizes          []int
-	batchStrides        []int // strides of those dimensions in the batch numbering
+	batchStrides        []int      // strides of those dimensions in the batch numbering
+	stop                stopSignal // the program's, for the pool work
 }
 
 // newWindowStarts describes windows of shape window in an operand of shape
@@ -95,7 +96,7 @@ type indexElem interface {
 func computeStarts[I indexElem](ws *windowStarts, idx []I, n int) []int {
 	starts := make([]int, n)
 	k := ws.vectorLen
-	pool.parallelFor(n, max(1, grainElements/max(1, k)), func(lo, hi int) {
+	pool.parallelFor(ws.stop, n, max(1, grainElements/max(1, k)), func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			start := 0
 			for j, raw := range idx[b*k : b*k+k] {
@@ -124,7 +125,7 @@ func computeStarts[I indexElem](ws *windowStarts, idx []I, n int) []int {
 // dimensions but the last.
 func batchCount(indices trace.Shape) int { return indices[:len(indices)-1].Size() }
 
-func gatherKernel(e *trace.Eqn, in, out []*Buffer) error {
+func gatherKernel(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error {
 	operand, indices, y := in[0], in[1], out[0]
 	if y.Len() == 0 {
 		return nil
@@ -142,6 +143,7 @@ func gatherKernel(e *trace.Eqn, in, out []*Buffer) error {
 	}
 	ws := newWindowStarts(opShape, sizes, dn.StartIndexMap, dn.OperandBatchingDims, dn.StartIndicesBatchingDims,
 		indices.Shape(), mode != trace.GatherFillOrDrop)
+	ws.stop = stop
 	if gatherScalars(y, operand, indices, sizes, ws, gatherFill(y, e.Params["fill_value"])) {
 		return nil
 	}
@@ -159,7 +161,7 @@ func gatherKernel(e *trace.Eqn, in, out []*Buffer) error {
 		}
 	}
 	shape := y.Shape()
-	w := strideWalk{shape: shape, strides: [walkVectors][]int{rowMajorStrides(shape), make([]int, len(shape)), make([]int, len(shape))}}
+	w := strideWalk{shape: shape, strides: [walkVectors][]int{rowMajorStrides(shape), make([]int, len(shape)), make([]int, len(shape))}, stop: stop}
 	for d, window, batch := 0, 0, 0; d < len(shape); d++ {
 		if slices.Contains(dn.OffsetDims, d) {
 			w.strides[2][d] = opStrides[windowDims[window]]

@@ -44,7 +44,7 @@ func gatherScalarsBy[I int32 | int64](y, operand *Buffer, idx []I, ws *windowSta
 
 func gatherScalarElems[E any, I int32 | int64](y, x []E, idx []I, ws *windowStarts, fill E) {
 	limit, stride, clamp := ws.limits[0], ws.strides[0], ws.clamp
-	pool.parallelFor(len(y), grainElements, func(lo, hi int) {
+	pool.parallelFor(ws.stop, len(y), grainElements, func(lo, hi int) {
 		out, in := y[lo:hi], idx[lo:hi]
 		for k, raw := range in {
 			v := int(raw)

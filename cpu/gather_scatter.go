@@ -32,7 +32,7 @@ func init() {
 	}
 }
 
-func scatterKernel(e *trace.Eqn, in, out []*Buffer) error {
+func scatterKernel(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error {
 	operand, indices, updates, y := in[0], in[1], in[2], out[0]
 	copyBuffer(y, operand)
 	if updates.Len() == 0 || y.Len() == 0 {
@@ -65,6 +65,7 @@ func scatterKernel(e *trace.Eqn, in, out []*Buffer) error {
 
 	ws := newWindowStarts(opShape, window, dn.ScatterDimsToOperandDims, dn.OperandBatchingDims, dn.ScatterIndicesBatchingDims,
 		indices.Shape(), mode == trace.GatherClip)
+	ws.stop = stop
 	n := batchCount(indices.Shape())
 	starts := ws.compute(indices, n)
 
@@ -100,7 +101,7 @@ func scatterKernel(e *trace.Eqn, in, out []*Buffer) error {
 			continue
 		}
 		at := win
-		at.off = walkOffsets{batchOffsets[b], start}
+		at.off, at.stop = walkOffsets{batchOffsets[b], start}, stop
 		if windowSize >= 2*grainElements {
 			at.parallel(apply)
 		} else {

@@ -19,7 +19,7 @@ func init() {
 	registerHostKernel("id_tap", idTapKernel)
 	registerHostKernel("call", callKernel)
 	// A token holds nothing: making one writes nothing.
-	registerKernel("create_token", func(*trace.Eqn, []*Buffer, []*Buffer) error { return nil })
+	registerKernel("create_token", func(*trace.Eqn, []*Buffer, []*Buffer, stopSignal) error { return nil })
 }
 
 // hostArgs views the array operands (tokens left out) as HostArgs; the

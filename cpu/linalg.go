@@ -52,7 +52,7 @@ type matrixFunc func(j *matrixJob)
 // linalgKernel runs fn (real operands) or complexFn (complex ones) on every
 // batch element of the equation's operands.
 func linalgKernel(realFn, complexFn matrixFunc) kernelFunc {
-	return func(e *trace.Eqn, in, out []*Buffer) error {
+	return func(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error {
 		fn, isComplex := realFn, in[0].DType().IsComplex()
 		if isComplex {
 			fn = complexFn
@@ -80,7 +80,7 @@ func linalgKernel(realFn, complexFn matrixFunc) kernelFunc {
 			r, c := dims(b)
 			work = max(work, r*c*max(r, c))
 		}
-		pool.parallelFor(batch, max(1, grainElements/work), func(lo, hi int) {
+		pool.parallelFor(stop, batch, max(1, grainElements/work), func(lo, hi int) {
 			j := &matrixJob{params: e.Params, in: make([]matrix, len(in)), out: make([]matrix, len(out))}
 			for i, b := range in {
 				r, c := dims(b)

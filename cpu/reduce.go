@@ -35,8 +35,8 @@ func init() {
 		"reduce_sum": opSum, "reduce_prod": opProd, "reduce_max": opMax,
 		"reduce_min": opMin, "reduce_and": opAnd, "reduce_or": opOr,
 	} {
-		registerKernel(name, func(e *trace.Eqn, in, out []*Buffer) error {
-			reduceBuffer(op, e.Params.Ints("axes"), in[0], out[0])
+		registerKernel(name, func(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error {
+			reduceBuffer(op, e.Params.Ints("axes"), in[0], out[0], stop)
 			return nil
 		})
 	}
@@ -122,7 +122,7 @@ func reduceStages(shape []int, axes []int) []span3 {
 	}
 }
 
-func reduceBuffer(op reduceOp, axes []int, src, dst *Buffer) {
+func reduceBuffer(op reduceOp, axes []int, src, dst *Buffer, stop stopSignal) {
 	if dst.Len() == 0 {
 		return
 	}
@@ -138,34 +138,34 @@ func reduceBuffer(op reduceOp, axes []int, src, dst *Buffer) {
 	switch src.DType() {
 	case trace.Bool:
 		// Bools are bytes holding 0 or 1: max is or, min is and.
-		runReduce(boolReducer(op), view[uint8](src), view[uint8](dst), stages)
+		runReduce(boolReducer(op), view[uint8](src), view[uint8](dst), stages, stop)
 	case trace.Int8:
-		runReduce(intReducer[int8](op), view[int8](src), view[int8](dst), stages)
+		runReduce(intReducer[int8](op), view[int8](src), view[int8](dst), stages, stop)
 	case trace.Int16:
-		runReduce(intReducer[int16](op), view[int16](src), view[int16](dst), stages)
+		runReduce(intReducer[int16](op), view[int16](src), view[int16](dst), stages, stop)
 	case trace.Int32:
-		runReduce(intReducer[int32](op), view[int32](src), view[int32](dst), stages)
+		runReduce(intReducer[int32](op), view[int32](src), view[int32](dst), stages, stop)
 	case trace.Int64:
-		runReduce(intReducer[int64](op), view[int64](src), view[int64](dst), stages)
+		runReduce(intReducer[int64](op), view[int64](src), view[int64](dst), stages, stop)
 	case trace.Uint8:
-		runReduce(intReducer[uint8](op), view[uint8](src), view[uint8](dst), stages)
+		runReduce(intReducer[uint8](op), view[uint8](src), view[uint8](dst), stages, stop)
 	case trace.Uint16:
-		runReduce(intReducer[uint16](op), view[uint16](src), view[uint16](dst), stages)
+		runReduce(intReducer[uint16](op), view[uint16](src), view[uint16](dst), stages, stop)
 	case trace.Uint32:
-		runReduce(intReducer[uint32](op), view[uint32](src), view[uint32](dst), stages)
+		runReduce(intReducer[uint32](op), view[uint32](src), view[uint32](dst), stages, stop)
 	case trace.Float16, trace.BFloat16:
 		wide := widenHalf(src)
 		acc := newBuffer(dst.dev, trace.AVal{Shape: dst.Shape(), DType: trace.Float32})
-		runReduce(floatReducer[float32](op), view[float32](wide), view[float32](acc), stages)
+		runReduce(floatReducer[float32](op), view[float32](wide), view[float32](acc), stages, stop)
 		narrowHalf(acc, dst)
 	case trace.Float32:
-		runReduce(floatReducer[float32](op), view[float32](src), view[float32](dst), stages)
+		runReduce(floatReducer[float32](op), view[float32](src), view[float32](dst), stages, stop)
 	case trace.Float64:
-		runReduce(floatReducer[float64](op), view[float64](src), view[float64](dst), stages)
+		runReduce(floatReducer[float64](op), view[float64](src), view[float64](dst), stages, stop)
 	case trace.Complex64:
-		runReduce(complexReducer[complex64](op), view[complex64](src), view[complex64](dst), stages)
+		runReduce(complexReducer[complex64](op), view[complex64](src), view[complex64](dst), stages, stop)
 	case trace.Complex128:
-		runReduce(complexReducer[complex128](op), view[complex128](src), view[complex128](dst), stages)
+		runReduce(complexReducer[complex128](op), view[complex128](src), view[complex128](dst), stages, stop)
 	default:
 		panic("cpu: reduction of " + src.DType().String())
 	}
@@ -219,6 +219,7 @@ func fillReduceIdentity(op reduceOp, dst *Buffer) {
 type reducer[T any] struct {
 	identity T
 	line     func(x []T) T      // reduce a contiguous line (not empty)
+	stop     stopSignal         // the program's (see parallelFor)
 	rows     func(acc, row []T) // acc[i] = acc[i] op row[i]
 	// pairwise: fold rows (and split lines) as a balanced tree of blocks of
 	// pairwiseRows rows, for rounding error that grows with log n.
@@ -240,7 +241,8 @@ const (
 	pairwiseRows = 16
 )
 
-func runReduce[T any](r reducer[T], src, dst []T, stages []span3) {
+func runReduce[T any](r reducer[T], src, dst []T, stages []span3, stop stopSignal) {
+	r.stop = stop
 	cur := src
 	for i, s := range stages {
 		next := dst
@@ -256,7 +258,7 @@ func runReduce[T any](r reducer[T], src, dst []T, stages []span3) {
 // [outer, inner].
 func reduceSpan[T any](r reducer[T], x, out []T, s span3) {
 	if s.inner == 1 {
-		pool.parallelFor(s.outer, max(1, grainElements/s.n), func(lo, hi int) {
+		pool.parallelFor(r.stop, s.outer, max(1, grainElements/s.n), func(lo, hi int) {
 			for p := lo; p < hi; p++ {
 				out[p] = reduceLine(r, x[p*s.n:(p+1)*s.n])
 			}
@@ -268,7 +270,7 @@ func reduceSpan[T any](r reducer[T], x, out []T, s span3) {
 	units := s.outer * chunks
 	// Split rows too when the column blocks cannot keep the pool busy.
 	splitRows := units < 2*pool.size && s.n*width >= 2*parallelLine
-	pool.parallelFor(units, max(1, grainElements/(s.n*width)), func(lo, hi int) {
+	pool.parallelFor(r.stop, units, max(1, grainElements/(s.n*width)), func(lo, hi int) {
 		f := rowFold[T]{r: r, stride: s.inner}
 		for u := lo; u < hi; u++ {
 			p, c := u/chunks, u%chunks
@@ -289,7 +291,7 @@ func reduceLine[T any](r reducer[T], x []T) T {
 	}
 	h := len(x) / 2
 	var parts [2]T
-	pool.parallelFor(2, 1, func(lo, hi int) {
+	pool.parallelFor(r.stop, 2, 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if i == 0 {
 				parts[0] = reduceLine(r, x[:h])
@@ -323,7 +325,7 @@ func (f *rowFold[T]) fold(acc []T, lo, hi int, parallel bool) {
 	if parallel && (hi-lo)*f.width >= 2*parallelLine && hi-lo >= 2 {
 		mid := lo + (hi-lo)/2
 		other := make([]T, f.width)
-		pool.parallelFor(2, 1, func(a, b int) {
+		pool.parallelFor(f.r.stop, 2, 1, func(a, b int) {
 			for i := a; i < b; i++ {
 				g := rowFold[T]{r: f.r, x: f.x, stride: f.stride, k0: f.k0, width: f.width}
 				if i == 0 {

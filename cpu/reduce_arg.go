@@ -12,14 +12,14 @@ import (
 
 func init() {
 	for name, isMax := range map[string]bool{"argmax": true, "argmin": false} {
-		registerKernel(name, func(e *trace.Eqn, in, out []*Buffer) error {
-			argBuffer(isMax, e.Params.Ints("axes")[0], in[0], out[0])
+		registerKernel(name, func(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error {
+			argBuffer(stop, isMax, e.Params.Ints("axes")[0], in[0], out[0])
 			return nil
 		})
 	}
 }
 
-func argBuffer(isMax bool, axis int, src, dst *Buffer) {
+func argBuffer(stop stopSignal, isMax bool, axis int, src, dst *Buffer) {
 	if dst.Len() == 0 {
 		return
 	}
@@ -27,25 +27,25 @@ func argBuffer(isMax bool, axis int, src, dst *Buffer) {
 	idx := make([]int, dst.Len())
 	switch src.DType() {
 	case trace.Bool, trace.Uint8:
-		argSpan(isMax, view[uint8](src), idx, s)
+		argSpan(stop, isMax, view[uint8](src), idx, s)
 	case trace.Int8:
-		argSpan(isMax, view[int8](src), idx, s)
+		argSpan(stop, isMax, view[int8](src), idx, s)
 	case trace.Int16:
-		argSpan(isMax, view[int16](src), idx, s)
+		argSpan(stop, isMax, view[int16](src), idx, s)
 	case trace.Int32:
-		argSpan(isMax, view[int32](src), idx, s)
+		argSpan(stop, isMax, view[int32](src), idx, s)
 	case trace.Int64:
-		argSpan(isMax, view[int64](src), idx, s)
+		argSpan(stop, isMax, view[int64](src), idx, s)
 	case trace.Uint16:
-		argSpan(isMax, view[uint16](src), idx, s)
+		argSpan(stop, isMax, view[uint16](src), idx, s)
 	case trace.Uint32:
-		argSpan(isMax, view[uint32](src), idx, s)
+		argSpan(stop, isMax, view[uint32](src), idx, s)
 	case trace.Float16, trace.BFloat16:
-		argSpan(isMax, view[float32](widenHalf(src)), idx, s)
+		argSpan(stop, isMax, view[float32](widenHalf(src)), idx, s)
 	case trace.Float32:
-		argSpan(isMax, view[float32](src), idx, s)
+		argSpan(stop, isMax, view[float32](src), idx, s)
 	case trace.Float64:
-		argSpan(isMax, view[float64](src), idx, s)
+		argSpan(stop, isMax, view[float64](src), idx, s)
 	default:
 		panic("cpu: argmax of " + src.DType().String())
 	}
@@ -93,18 +93,18 @@ func argBetter[T elemReal](isMax bool, a, b T) bool {
 	return b < a
 }
 
-func argSpan[T elemReal](isMax bool, x []T, idx []int, s span3) {
+func argSpan[T elemReal](stop stopSignal, isMax bool, x []T, idx []int, s span3) {
 	if s.inner == 1 {
-		pool.parallelFor(s.outer, max(1, grainElements/s.n), func(lo, hi int) {
+		pool.parallelFor(stop, s.outer, max(1, grainElements/s.n), func(lo, hi int) {
 			for p := lo; p < hi; p++ {
-				idx[p] = argLineSplit(isMax, x[p*s.n:(p+1)*s.n]).i
+				idx[p] = argLineSplit(stop, isMax, x[p*s.n:(p+1)*s.n]).i
 			}
 		})
 		return
 	}
 	width := min(s.inner, columnWidth)
 	chunks := (s.inner + width - 1) / width
-	pool.parallelFor(s.outer*chunks, max(1, grainElements/(s.n*width)), func(lo, hi int) {
+	pool.parallelFor(stop, s.outer*chunks, max(1, grainElements/(s.n*width)), func(lo, hi int) {
 		best := make([]T, width)
 		for u := lo; u < hi; u++ {
 			p, c := u/chunks, u%chunks
@@ -122,19 +122,19 @@ func argSpan[T elemReal](isMax bool, x []T, idx []int, s span3) {
 
 // argLineSplit finds the extreme of a contiguous line, halves of long lines
 // on the pool; on a tie the earlier half wins.
-func argLineSplit[T elemReal](isMax bool, x []T) argChoice[T] {
+func argLineSplit[T elemReal](stop stopSignal, isMax bool, x []T) argChoice[T] {
 	if len(x) <= parallelLine {
 		i := argLine(isMax, x)
 		return argChoice[T]{x[i], i}
 	}
 	h := len(x) / 2
 	var parts [2]argChoice[T]
-	pool.parallelFor(2, 1, func(lo, hi int) {
+	pool.parallelFor(stop, 2, 1, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			if k == 0 {
-				parts[0] = argLineSplit(isMax, x[:h])
+				parts[0] = argLineSplit(stop, isMax, x[:h])
 			} else {
-				parts[1] = argLineSplit(isMax, x[h:])
+				parts[1] = argLineSplit(stop, isMax, x[h:])
 				parts[1].i += h
 			}
 		}

@@ -57,7 +57,7 @@ func pairwiseLeaves[T any](x []T, lo, hi int, leaf func([]T) T, op func(a, b T) 
 		return op(pairwiseLeaves(x, lo, mid, leaf, op), pairwiseLeaves(x, mid, hi, leaf, op))
 	}
 	var parts [2]T
-	pool.parallelFor(2, 1, func(a, b int) {
+	pool.parallelFor(nil, 2, 1, func(a, b int) {
 		for i := a; i < b; i++ {
 			if i == 0 {
 				parts[0] = pairwiseLeaves(x, lo, mid, leaf, op)

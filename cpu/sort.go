@@ -37,7 +37,7 @@ func init() { registerKernel("sort", sortKernel) }
 // sortShortLine is the longest line sorted by insertion.
 const sortShortLine = 48
 
-func sortKernel(e *trace.Eqn, in, out []*Buffer) error {
+func sortKernel(e *trace.Eqn, in, out []*Buffer, stop stopSignal) error {
 	s := spanAround(in[0].Shape(), e.Params.Int("dimension"))
 	if in[0].Len() == 0 {
 		return nil
@@ -47,9 +47,10 @@ func sortKernel(e *trace.Eqn, in, out []*Buffer) error {
 	}
 	keys := in[:e.Params.Int("num_keys")]
 	lone := len(in) == 1 && in[0].DType().Size() <= 4
-	pool.parallelFor(s.outer*s.inner, max(1, grainElements/s.n), func(lo, hi int) {
+	pool.parallelFor(stop, s.outer*s.inner, max(1, grainElements/s.n), func(lo, hi int) {
 		w := sortWorkPool.Get().(*sortWork)
 		defer sortWorkPool.Put(w)
+		w.stop = stop
 		for l := lo; l < hi; l++ {
 			ln := sortLine{base: (l/s.inner)*s.n*s.inner + l%s.inner, stride: s.inner, n: s.n}
 			if lone {
@@ -86,6 +87,7 @@ type sortWork struct {
 	packed []uint64    // key<<32 | payload, and as much again for radix passes
 	keys   []uint32    // keys alone (sortValues32), likewise
 	wide   []sortEntry // likewise for 64-bit keys
+	stop   stopSignal  // the program's, for the pool work of long lines
 }
 
 var sortWorkPool = sync.Pool{New: func() any { return new(sortWork) }}
@@ -109,20 +111,20 @@ func (w *sortWork) sortValues(x, out *Buffer, ln sortLine) {
 	e := sortScratch(&w.packed, 2*ln.n)
 	switch x.DType().Size() {
 	case 1:
-		packValues(e, key, view[uint8](x), ln)
-		unpackValues(view[uint8](out), sortPacked(e, ln.n, width), ln)
+		packValues(w.stop, e, key, view[uint8](x), ln)
+		unpackValues(w.stop, view[uint8](out), sortPacked(w.stop, e, ln.n, width), ln)
 	case 2:
-		packValues(e, key, view[uint16](x), ln)
-		unpackValues(view[uint16](out), sortPacked(e, ln.n, width), ln)
+		packValues(w.stop, e, key, view[uint16](x), ln)
+		unpackValues(w.stop, view[uint16](out), sortPacked(w.stop, e, ln.n, width), ln)
 	default:
-		packValues(e, key, view[uint32](x), ln)
-		unpackValues(view[uint32](out), sortPacked(e, ln.n, width), ln)
+		packValues(w.stop, e, key, view[uint32](x), ln)
+		unpackValues(w.stop, view[uint32](out), sortPacked(w.stop, e, ln.n, width), ln)
 	}
 }
 
 // packValues and unpackValues split long lines across the pool.
-func packValues[E uint8 | uint16 | uint32](e []uint64, key func(int) uint64, x []E, ln sortLine) {
-	pool.parallelFor(ln.n, sortParallelLine/4, func(lo, hi int) {
+func packValues[E uint8 | uint16 | uint32](stop stopSignal, e []uint64, key func(int) uint64, x []E, ln sortLine) {
+	pool.parallelFor(stop, ln.n, sortParallelLine/4, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			j := ln.at(i)
 			e[i] = key(j)<<32 | uint64(x[j])
@@ -130,8 +132,8 @@ func packValues[E uint8 | uint16 | uint32](e []uint64, key func(int) uint64, x [
 	})
 }
 
-func unpackValues[E uint8 | uint16 | uint32](out []E, e []uint64, ln sortLine) {
-	pool.parallelFor(ln.n, sortParallelLine/4, func(lo, hi int) {
+func unpackValues[E uint8 | uint16 | uint32](stop stopSignal, out []E, e []uint64, ln sortLine) {
+	pool.parallelFor(stop, ln.n, sortParallelLine/4, func(lo, hi int) {
 		for i, v := range e[lo:hi] {
 			out[ln.at(lo+i)] = E(v)
 		}
@@ -157,7 +159,7 @@ func (w *sortWork) sortPerm(x *Buffer, ln sortLine) {
 	for i, p := range perm {
 		e[i] = key(ln.at(int(p)))<<32 | uint64(uint32(p))
 	}
-	for i, v := range sortPacked(e, ln.n, width) {
+	for i, v := range sortPacked(w.stop, e, ln.n, width) {
 		perm[i] = int32(uint32(v))
 	}
 }
@@ -248,10 +250,10 @@ func floatKey[K uint16 | uint32 | uint64](bits, top K) K {
 // using e[n:2n] as scratch, and returns the sorted words (in either half).
 // Short lines go by insertion; longer ones by LSD radix passes, one per key
 // byte from the lowest, skipping bytes every key shares.
-func sortPacked(e []uint64, n, keyBytes int) []uint64 {
+func sortPacked(stop stopSignal, e []uint64, n, keyBytes int) []uint64 {
 	src, dst := e[:n], e[n:2*n]
 	if n >= sortParallelLine && pool.size > 1 {
-		return sortPackedParallel(src, dst, keyBytes)
+		return sortPackedParallel(stop, src, dst, keyBytes)
 	}
 	if n <= sortShortLine {
 		for i := 1; i < n; i++ {
@@ -301,13 +303,13 @@ const sortParallelLine = 1 << 16
 // digits, and the offsets are laid out digit by digit and, within a digit,
 // part by part, so every part scatters its elements to their places
 // independently and the order of equal keys is kept.
-func sortPackedParallel(src, dst []uint64, keyBytes int) []uint64 {
+func sortPackedParallel(stop stopSignal, src, dst []uint64, keyBytes int) []uint64 {
 	n, parts := len(src), 4*pool.size
 	bound := func(p int) int { return p * n / parts }
 	// Which key bytes vary: bits where some key differs from the first.
 	varies := make([]uint32, parts)
 	first := uint32(src[0] >> 32)
-	pool.parallelFor(parts, 1, func(lo, hi int) {
+	pool.parallelFor(stop, parts, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			var d uint32
 			for _, v := range src[bound(p):bound(p+1)] {
@@ -326,7 +328,7 @@ func sortPackedParallel(src, dst []uint64, keyBytes int) []uint64 {
 			continue
 		}
 		shift := 32 + 8*b
-		pool.parallelFor(parts, 1, func(lo, hi int) {
+		pool.parallelFor(stop, parts, 1, func(lo, hi int) {
 			for p := lo; p < hi; p++ {
 				c := &counts[p]
 				clear(c[:])
@@ -341,7 +343,7 @@ func sortPackedParallel(src, dst []uint64, keyBytes int) []uint64 {
 				counts[p][d], sum = sum, sum+counts[p][d]
 			}
 		}
-		pool.parallelFor(parts, 1, func(lo, hi int) {
+		pool.parallelFor(stop, parts, 1, func(lo, hi int) {
 			for p := lo; p < hi; p++ {
 				c := &counts[p]
 				for _, v := range src[bound(p):bound(p+1)] {

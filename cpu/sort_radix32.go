@@ -37,7 +37,7 @@ func (w *sortWork) sortValues32(x, out *Buffer, ln sortLine) bool {
 	parts := 4 * pool.size
 	bound := func(p int) int { return p * ln.n / parts }
 	merged := make([]bool, parts) // a part holds a NaN or a -0.0
-	pool.parallelFor(parts, 1, func(lo, hi int) {
+	pool.parallelFor(w.stop, parts, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			for i := bound(p); i < bound(p+1); i++ {
 				v := src[ln.at(i)]
@@ -59,8 +59,8 @@ func (w *sortWork) sortValues32(x, out *Buffer, ln sortLine) bool {
 			return false
 		}
 	}
-	sorted := sortKeys32(keys[:ln.n], keys[ln.n:2*ln.n])
-	pool.parallelFor(parts, 1, func(lo, hi int) {
+	sorted := sortKeys32(w.stop, keys[:ln.n], keys[ln.n:2*ln.n])
+	pool.parallelFor(w.stop, parts, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			for i := bound(p); i < bound(p+1); i++ {
 				k := sorted[i]
@@ -84,12 +84,12 @@ func (w *sortWork) sortValues32(x, out *Buffer, ln sortLine) bool {
 // as sortPackedParallel's passes are; the buckets, most of them small
 // enough to stay in cache, are then sorted on their low bits, shared out
 // across the pool in runs of about equal length.
-func sortKeys32(src, dst []uint32) []uint32 {
+func sortKeys32(stop stopSignal, src, dst []uint32) []uint32 {
 	const buckets, shift = 1 << sortRadixBits, 32 - sortRadixBits
 	n, parts := len(src), 4*pool.size
 	bound := func(p int) int { return p * n / parts }
 	counts := make([][buckets]int32, parts)
-	pool.parallelFor(parts, 1, func(lo, hi int) {
+	pool.parallelFor(stop, parts, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			c := &counts[p]
 			for _, v := range src[bound(p):bound(p+1)] {
@@ -106,7 +106,7 @@ func sortKeys32(src, dst []uint32) []uint32 {
 		}
 	}
 	starts[buckets] = sum
-	pool.parallelFor(parts, 1, func(lo, hi int) {
+	pool.parallelFor(stop, parts, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			c := &counts[p]
 			for _, v := range src[bound(p):bound(p+1)] {
@@ -125,7 +125,7 @@ func sortKeys32(src, dst []uint32) []uint32 {
 		}
 	}
 	runs = append(runs, buckets)
-	pool.parallelFor(len(runs)-1, 1, func(lo, hi int) {
+	pool.parallelFor(stop, len(runs)-1, 1, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			for d := runs[r]; d < runs[r+1]; d++ {
 				a, b := starts[d], starts[d+1]

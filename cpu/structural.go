@@ -17,24 +17,31 @@ import (
 // wrapper's job (jax.lax.dynamic_slice adds the dimension first).
 
 func init() {
-	registerKernel("reshape", copyKernel)
-	registerKernel("squeeze", copyKernel)
+	registerKernel("reshape", onePass(copyKernel))
+	registerKernel("squeeze", onePass(copyKernel))
 	// copy is Elementwise as well as Structural; if the elementwise kernels
 	// (cpu/elementwise*.go, initialised earlier by file order) already
 	// registered it, theirs stands.
 	if !HasKernel("copy") {
-		registerKernel("copy", copyKernel)
+		registerKernel("copy", onePass(copyKernel))
 	}
-	registerKernel("bitcast_convert_type", bitcastKernel)
-	registerKernel("broadcast_in_dim", broadcastInDimKernel)
-	registerKernel("transpose", transposeKernel)
-	registerKernel("rev", revKernel)
-	registerKernel("slice", sliceKernel)
-	registerKernel("dynamic_slice", dynamicSliceKernel)
-	registerKernel("dynamic_update_slice", dynamicUpdateSliceKernel)
-	registerKernel("concatenate", concatenateKernel)
-	registerKernel("pad", padKernel)
-	registerKernel("iota", iotaKernel)
+	registerKernel("bitcast_convert_type", onePass(bitcastKernel))
+	registerKernel("broadcast_in_dim", onePass(broadcastInDimKernel))
+	registerKernel("transpose", onePass(transposeKernel))
+	registerKernel("rev", onePass(revKernel))
+	registerKernel("slice", onePass(sliceKernel))
+	registerKernel("dynamic_slice", onePass(dynamicSliceKernel))
+	registerKernel("dynamic_update_slice", onePass(dynamicUpdateSliceKernel))
+	registerKernel("concatenate", onePass(concatenateKernel))
+	registerKernel("pad", onePass(padKernel))
+	registerKernel("iota", onePass(iotaKernel))
+}
+
+// onePass adapts the structural kernels, which never check their
+// program's stop: each is a single pass over memory (a copy, a fill, a
+// walk), bounded by the time to write its result once.
+func onePass(fn func(e *trace.Eqn, in, out []*Buffer) error) kernelFunc {
+	return func(e *trace.Eqn, in, out []*Buffer, _ stopSignal) error { return fn(e, in, out) }
 }
 
 // copyKernel serves primitives that keep the row-major element order
@@ -55,7 +62,7 @@ func bitcastKernel(_ *trace.Eqn, in, out []*Buffer) error {
 	copyBuffer(out[0], in[0])
 	if out[0].DType() == trace.Bool && in[0].DType() != trace.Bool {
 		b := out[0].data
-		pool.parallelFor(len(b), grainElements, func(lo, hi int) {
+		pool.parallelFor(nil, len(b), grainElements, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if b[i] != 0 {
 					b[i] = 1

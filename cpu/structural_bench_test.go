@@ -21,12 +21,12 @@ func benchKernel(b *testing.B, prim string, params trace.Params, in []*Buffer, o
 	e := &trace.Eqn{Prim: trace.Lookup(prim), Params: params}
 	out := []*Buffer{newBuffer(testDevice().(*Device), outAval)}
 	b.SetBytes(int64(len(out[0].data)))
-	if err := fn(e, in, out); err != nil { // fault the output's pages in
+	if err := fn(e, in, out, nil); err != nil { // fault the output's pages in
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if err := fn(e, in, out); err != nil {
+		if err := fn(e, in, out, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -72,7 +72,7 @@ func countUp(b *Buffer) {
 // countUpAs relies on Go's conversions, which wrap integers and round
 // floats to nearest even: XLA's rules.
 func countUpAs[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | float32 | float64](v []T) {
-	pool.parallelFor(len(v), grainElements, func(lo, hi int) {
+	pool.parallelFor(nil, len(v), grainElements, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			v[i] = T(i)
 		}
@@ -80,7 +80,7 @@ func countUpAs[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | float3
 }
 
 func countUpWith[T any](v []T, value func(int) T) {
-	pool.parallelFor(len(v), grainElements, func(lo, hi int) {
+	pool.parallelFor(nil, len(v), grainElements, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			v[i] = value(i)
 		}

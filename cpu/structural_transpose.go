@@ -66,7 +66,7 @@ func transposeTiled[E any](dst, src []E, w *strideWalk, k int) {
 	kTiles := (nK + tile - 1) / tile
 	items := outer.size() * kTiles
 	grain := max(1, grainElements/(tile*nL))
-	pool.parallelFor(items, grain, func(lo, hi int) {
+	pool.parallelFor(nil, items, grain, func(lo, hi int) {
 		for item := lo; item < hi; item++ {
 			o, kt := item/kTiles, item%kTiles
 			dBase, sBase := w.off[0], w.off[1]

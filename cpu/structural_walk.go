@@ -29,6 +29,7 @@ type strideWalk struct {
 	shape   []int
 	strides [walkVectors][]int
 	off     walkOffsets
+	stop    stopSignal // for parallel: the program's, where the walk is long enough to matter
 }
 
 // A runFunc handles rows runs of n elements each. off holds the offsets of
@@ -101,7 +102,7 @@ func (w *strideWalk) innerStride(v int) int { return w.stride(v, len(w.shape)-1)
 // reshape-like copy becomes a single run). The result has rank at least 1.
 func (w strideWalk) simplified() strideWalk {
 	var out strideWalk
-	out.off = w.off
+	out.off, out.stop = w.off, w.stop
 	for v := range walkVectors {
 		if w.strides[v] != nil {
 			out.strides[v] = make([]int, 0, len(w.shape))
@@ -214,7 +215,7 @@ func (w *strideWalk) run(lo, hi int, fn runFunc) {
 
 // parallel runs the whole walk on the worker pool.
 func (w *strideWalk) parallel(fn runFunc) {
-	pool.parallelFor(w.size(), grainElements, func(lo, hi int) { w.run(lo, hi, fn) })
+	pool.parallelFor(w.stop, w.size(), grainElements, func(lo, hi int) { w.run(lo, hi, fn) })
 }
 
 // moveBuffer copies elements of src into dst along w: vector 0 holds
@@ -286,7 +287,7 @@ func moveElems[E any](dst, src []E, w strideWalk) {
 // copyBuffer copies src's bytes into dst, which has at least as many.
 func copyBuffer(dst, src *Buffer) {
 	const grainBytes = grainElements * 8
-	pool.parallelFor(len(src.data), grainBytes, func(lo, hi int) {
+	pool.parallelFor(nil, len(src.data), grainBytes, func(lo, hi int) {
 		copy(dst.data[lo:hi], src.data[lo:hi])
 	})
 }
@@ -311,7 +312,7 @@ func fillBuffer(dst, value *Buffer) {
 }
 
 func fillElems[E any](dst []E, v E) {
-	pool.parallelFor(len(dst), grainElements, func(lo, hi int) {
+	pool.parallelFor(nil, len(dst), grainElements, func(lo, hi int) {
 		d := dst[lo:hi]
 		for i := range d {
 			d[i] = v

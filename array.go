@@ -121,7 +121,7 @@ func ToSlice[T Elem](v starlark.Value) ([]T, []int, error) {
 	}
 	raw, err := a.HostBytes()
 	if err != nil {
-		return nil, nil, fmt.Errorf("jaxsh.ToSlice: %v", err)
+		return nil, nil, fmt.Errorf("jaxsh.ToSlice: %w", err)
 	}
 	out := make([]T, aval.Size())
 	if len(out) > 0 {

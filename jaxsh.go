@@ -297,16 +297,18 @@ func (in *Interpreter) withTimeout(ctx context.Context) (context.Context, contex
 // watch stops thread when ctx is done, until the returned stop is called:
 // Starlark code at its next step, its waits and computations at once.
 func watch(ctx context.Context, thread *starlark.Thread) (stop func()) {
-	done := make(chan struct{})
+	done, exited := make(chan struct{}), make(chan struct{})
 	interrupt := jstarlark.Interrupter(thread)
 	go func() {
+		defer close(exited)
 		select {
 		case <-ctx.Done():
 			interrupt(context.Cause(ctx))
 		case <-done:
 		}
 	}()
-	return func() { close(done) }
+	// Once stop returns, no interrupt is on its way.
+	return func() { close(done); <-exited }
 }
 
 // A CancelledError is the error of a run or call stopped by its context:

@@ -20,35 +20,146 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// Interpreter.Call returns promptly when its context is cancelled in the
-// middle of compiled work, with the context's error, and the computation
-// stops.
-func TestCallCancelledMidKernelReturnsPromptly(t *testing.T) {
-	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}})
-	g, err := interp.RunString(context.Background(), "slow.star", `
+// longKernel is a jitted function that is one fused kernel of seconds of
+// work on any machine (2000 sines of each of 4M elements), and a function
+// that needs 16 MiB of the interpreter's arrays, which a budget of 40 MiB
+// refuses while the kernel's operand and result (16 MiB each) are held.
+const longKernel = `
+x = jnp.full((1 << 22,), 0.5)
+
 @jit
 def slow(x):
-    return lax.while_loop(lambda x: True, lambda x: x * 0.5 + 1.0, x)
-def run(x):
+    for i in range(2000):
+        x = jnp.sin(x)
+    return x
+
+def run():
     return slow(x).sum().item()
-`, nil)
+
+def start():
+    return slow(x)
+
+def other():
+    return jnp.zeros(1 << 22).sum().item()
+`
+
+// budgetFreed reports whether other() (16 MiB) fits in the interpreter's
+// budget within 100 ms of now: only once a cancelled kernel has stopped
+// and released what it held.
+func budgetFreed(t *testing.T, interp *jaxsh.Interpreter, other starlark.Value) bool {
+	t.Helper()
+	deadline := time.Now().Add(100 * time.Millisecond)
+	for {
+		_, err := interp.Call(context.Background(), other)
+		if err == nil {
+			return true
+		}
+		if !strings.Contains(err.Error(), "the interpreter's array memory limit") {
+			t.Fatal(jaxsh.FormatError(err))
+		}
+		if time.Now().After(deadline) {
+			t.Log(err)
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Interpreter.Call cancelled in the middle of one long kernel returns
+// within 100 ms with the context's error, and the computation itself stops
+// and frees its buffers (what it held is back in the budget).
+func TestCallCancelledMidKernelReturnsPromptly(t *testing.T) {
+	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, MaxArrayBytes: 40 << 20})
+	g, err := interp.RunString(context.Background(), "slow.star", longKernel, nil)
 	if err != nil {
 		t.Fatal(jaxsh.FormatError(err))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	if _, err := interp.Call(context.Background(), g["other"]); err != nil {
+		t.Fatalf("other() beside x: %s", jaxsh.FormatError(err))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	x, err := jaxsh.NewArray(interp, []float32{1, 2, 3}, []int{3})
+	type result struct {
+		err error
+		at  time.Time
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, err := interp.Call(ctx, g["run"])
+		done <- result{err, time.Now()}
+	}()
+	// Cancel once the kernel holds its arrays (tracing and compiling it
+	// come first).
+	for {
+		_, err := interp.Call(context.Background(), g["other"])
+		if err != nil {
+			if !strings.Contains(err.Error(), "the interpreter's array memory limit") {
+				t.Fatal(jaxsh.FormatError(err))
+			}
+			break
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("run() ended before its cancellation: %v", r.err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	cancelledAt := time.Now()
+	r := <-done
+	if !errors.Is(r.err, context.Canceled) {
+		t.Fatalf("Call = %v, want the context's cancellation", r.err)
+	}
+	if late := r.at.Sub(cancelledAt); late > 100*time.Millisecond {
+		t.Errorf("Call returned %v after its cancellation, want under 100 ms", late)
+	}
+	if !budgetFreed(t, interp, g["other"]) {
+		t.Error("the cancelled kernel still holds its arrays: it did not stop")
+	}
+}
+
+// Thread.Call returns while its computations run; cancelling its context
+// later stops them: the thread's barrier returns within 100 ms, reading the
+// result fails with the cancellation, their memory is free again, and the
+// thread goes on working.
+func TestThreadCallCancelStopsDispatchedWork(t *testing.T) {
+	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, MaxArrayBytes: 40 << 20})
+	g, err := interp.RunString(context.Background(), "slow.star", longKernel, nil)
+	if err != nil {
+		t.Fatal(jaxsh.FormatError(err))
+	}
+	th, err := interp.NewThread("worker", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	_, err = interp.Call(ctx, g["run"], x)
-	late := time.Since(start) - 300*time.Millisecond
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Call = %v, want the context's deadline", err)
+	defer th.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, err := th.Call(ctx, g["start"])
+	if err != nil {
+		t.Fatal(jaxsh.FormatError(err))
 	}
-	if late > 100*time.Millisecond {
-		t.Errorf("Call returned %v after its deadline, want under 100 ms", late)
+	if _, err := interp.Call(context.Background(), g["other"]); err == nil {
+		t.Fatal("other() fitted beside the running kernel: the budget cannot tell whether it stopped")
+	}
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	cancelledAt := time.Now()
+	if err := th.Barrier(); err != nil {
+		t.Fatalf("Barrier = %v", err)
+	}
+	if late := time.Since(cancelledAt); late > 100*time.Millisecond {
+		t.Errorf("the dispatched computation ran on %v after its cancellation, want under 100 ms", late)
+	}
+	if _, _, err := jaxsh.ToSlice[float32](r); !errors.Is(err, context.Canceled) {
+		t.Errorf("reading the cancelled result: %v, want the cancellation", err)
+	}
+	if !budgetFreed(t, interp, g["other"]) {
+		t.Error("the cancelled kernel still holds its arrays: it did not stop")
+	}
+	v, err := th.Call(context.Background(), g["other"])
+	if err != nil || v.String() != "0.0" {
+		t.Errorf("the thread after a cancelled call: %v, %v", v, err)
 	}
 }
 

@@ -47,8 +47,19 @@ func (t *Thread) Call(ctx context.Context, fn starlark.Value, args ...starlark.V
 	if fn == nil {
 		return nil, errNilFunction
 	}
-	defer watch(ctx, t.thread)()
+	if ctx == nil {
+		return nil, errNilContext
+	}
+	restore := jstarlark.UseCallContext(t.thread, ctx)
+	stopWatching := watch(ctx, t.thread)
 	v, err := t.session.Call(t.thread, fn, starlark.Tuple(args), nil)
+	stopWatching()
+	restore()
+	if ctx.Err() != nil {
+		// The cancellation stopped this call's Starlark code; the Thread
+		// itself goes on with the next call.
+		t.thread.Uncancel()
+	}
 	return v, cancelledError(ctx, err)
 }
 

@@ -77,6 +77,23 @@ func (st *threadState) useContext(parent context.Context) (restore func()) {
 	}
 }
 
+// useCallContext makes ctx itself the thread's cancellation (see
+// UseCallContext). interrupt has nothing of its own to cancel meanwhile:
+// whoever owns ctx cancels it.
+func (st *threadState) useCallContext(ctx context.Context) (restore func()) {
+	st.mu.Lock()
+	prevCancel := st.cancel
+	st.cancel = nil
+	st.mu.Unlock()
+	prev := st.ctx.SetContext(ctx)
+	return func() {
+		st.ctx.SetContext(prev)
+		st.mu.Lock()
+		st.cancel = prevCancel
+		st.mu.Unlock()
+	}
+}
+
 // renewContext gives the thread a fresh cancellation if it has none or its
 // current one was cancelled (the REPL, after a Ctrl-C): work dispatched
 // earlier keeps the context it had, so one Ctrl-C stops everything still

@@ -75,6 +75,16 @@ func UseContext(th *starlark.Thread, ctx context.Context) (restore func()) {
 	return stateOf(th).useContext(ctx)
 }
 
+// UseCallContext makes ctx the cancellation of th's waits and of the
+// programs it dispatches for one call whose results outlive it (an
+// embedding Thread's call returns while its computations run): until
+// restore, waits end when ctx is cancelled, and the programs dispatched
+// meanwhile stop then, even after restore. Unlike UseContext it makes no
+// child context, since a child could only end with those programs.
+func UseCallContext(th *starlark.Thread, ctx context.Context) (restore func()) {
+	return stateOf(th).useCallContext(ctx)
+}
+
 // Interrupter returns a function that, from any goroutine, cancels th's
 // current context with cause: its waits end and the computations it
 // dispatched stop; Starlark code running on it stops at its next step.

@@ -45,6 +45,35 @@ func TestBadInputDefects(t *testing.T) {
 	if want := "[ 1  2  4  8 16] [256 128  64] [0 2 4] 8\n"; out.String() != want {
 		t.Errorf("shifts printed %q, want %q", out.String(), want)
 	}
+	// The augmented shifts too, an int target taking the array (a name, an
+	// index, inside a function), ints keeping their meaning, a target with
+	// effects evaluated once.
+	out.Reset()
+	if _, err := interp.RunString(context.Background(), "ishift.star", `
+x = 1
+x <<= jnp.arange(5)
+y = 256
+y >>= jnp.arange(3)
+n = 3
+n <<= 2
+n >>= 1
+l = [1, 2]
+l[1] <<= jnp.arange(3)
+def f(k):
+    k >>= jnp.arange(2)
+    return k
+calls = []
+def g():
+    calls.append(1)
+    return l
+g()[0] <<= 3
+print(x, y, n, l[1], f(9), l[0], len(calls))
+`, nil); err != nil {
+		t.Fatal(jaxsh.FormatError(err))
+	}
+	if want := "[ 1  2  4  8 16] [256 128  64] 6 [2 4 8] [9 4] 8 1\n"; out.String() != want {
+		t.Errorf("augmented shifts printed %q, want %q", out.String(), want)
+	}
 }
 
 // A runtime error inside a loaded module keeps the module's positions.

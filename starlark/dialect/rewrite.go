@@ -13,13 +13,84 @@ var comparisonBuiltins = map[syntax.Token]string{
 
 var shiftBuiltins = map[syntax.Token]string{syntax.LTLT: "__lshift__", syntax.GTGT: "__rshift__"}
 
+// augmentedShifts maps <<= and >>= to the shift they apply.
+var augmentedShifts = map[syntax.Token]syntax.Token{syntax.LTLT_EQ: syntax.LTLT, syntax.GTGT_EQ: syntax.GTGT}
+
 // rewriteFile applies rewriteExpr to every expression of f. It is the
 // step from ParsePlain's tree to Parse's, kept apart from parsing so that
 // plain Starlark can be checked against upstream's tree before it.
 func rewriteFile(f *syntax.File) {
 	for _, stmt := range f.Stmts {
 		mapStmt(stmt, rewriteExpr)
+		rewriteAugmentedShifts(stmt)
 	}
+}
+
+// rewriteAugmentedShifts turns x <<= y and x >>= y, in stmt and the
+// statements of its bodies, into x = __lshift__(x, y) (__rshift__), so that
+// an int x with an array y shifts as x << y does. Only targets whose
+// evaluation has no effects are rewritten (a name, or a name indexed by or
+// selected with names and literals): the rewrite evaluates the target
+// twice. Any other target keeps Starlark's augmented assignment.
+func rewriteAugmentedShifts(stmt syntax.Stmt) {
+	body := func(stmts []syntax.Stmt) {
+		for _, s := range stmts {
+			rewriteAugmentedShifts(s)
+		}
+	}
+	switch s := stmt.(type) {
+	case *syntax.AssignStmt:
+		op, ok := augmentedShifts[s.Op]
+		if !ok {
+			return
+		}
+		target, ok := copyOfPureTarget(s.LHS)
+		if !ok {
+			return
+		}
+		s.Op = syntax.EQ
+		s.RHS = hiddenCall(shiftBuiltins[op], s.OpPos, target, s.RHS)
+	case *syntax.DefStmt:
+		body(s.Body)
+	case *syntax.ForStmt:
+		body(s.Body)
+	case *syntax.WhileStmt:
+		body(s.Body)
+	case *syntax.IfStmt:
+		body(s.True)
+		body(s.False)
+	}
+}
+
+// copyOfPureTarget returns a copy of an assignment target that can be
+// evaluated twice with the same result and no effects, or false.
+func copyOfPureTarget(x syntax.Expr) (syntax.Expr, bool) {
+	switch x := x.(type) {
+	case *syntax.Ident:
+		return &syntax.Ident{NamePos: x.NamePos, Name: x.Name}, true
+	case *syntax.IndexExpr:
+		obj, ok1 := copyOfPureTarget(x.X)
+		key, ok2 := copyOfPureOperand(x.Y)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return &syntax.IndexExpr{X: obj, Lbrack: x.Lbrack, Y: key, Rbrack: x.Rbrack}, true
+	case *syntax.DotExpr:
+		obj, ok := copyOfPureTarget(x.X)
+		if !ok {
+			return nil, false
+		}
+		return &syntax.DotExpr{X: obj, Dot: x.Dot, NamePos: x.NamePos, Name: &syntax.Ident{NamePos: x.Name.NamePos, Name: x.Name.Name}}, true
+	}
+	return nil, false
+}
+
+func copyOfPureOperand(x syntax.Expr) (syntax.Expr, bool) {
+	if lit, ok := x.(*syntax.Literal); ok {
+		c := *lit
+		return &c, true
+	}
+	return copyOfPureTarget(x)
 }
 
 // rewriteExpr replaces, in x and below, the plain Starlark operations that

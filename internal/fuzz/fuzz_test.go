@@ -1,8 +1,8 @@
-// Package fuzz calls random builtins of every namespace (jnp, lax, nn,
-// random, array methods, operators, indexing, .at), eagerly and under jit,
-// with random values, shapes and dtypes, and asserts that whatever happens
-// is a Starlark error or a value: never a Go panic, an "internal error" or
-// a hang.
+// Package fuzz calls random builtins of every namespace (jnp with its
+// linalg and fft, lax, nn with its initializers, random, array methods,
+// operators, indexing, .at), eagerly and under jit, with random values,
+// shapes and dtypes, and asserts that whatever happens is a Starlark error
+// or a value: never a Go panic, an "internal error" or a hang.
 //
 //	go test ./internal/fuzz -run '^$' -fuzz FuzzBuiltins -fuzztime 10m -parallel 1
 package fuzz
@@ -114,7 +114,17 @@ func pickArgs(c *chooser, n int) string {
 func script(data []byte) string {
 	c := &chooser{data: data}
 	var b strings.Builder
-	b.WriteString("def pick(ns, k):\n    names = [n for n in dir(ns) if not n.startswith('_')]\n    return getattr(ns, names[k % len(names)])\n")
+	// A picked submodule (jnp.fft, jnp.linalg, nn.initializers) is
+	// descended into, so its functions are called too.
+	b.WriteString(`def pick(ns, k):
+    for _ in range(3):
+        names = [n for n in dir(ns) if not n.startswith('_')]
+        v = getattr(ns, names[k % len(names)])
+        if type(v) != "module":
+            return v
+        ns, k = v, k * 31 + 7
+    return v
+`)
 	for i := range 3 {
 		fmt.Fprintf(&b, "a%d = %s\n", i, value(c))
 	}

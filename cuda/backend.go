@@ -90,6 +90,8 @@ type Device struct {
 	sms  int
 	cc   [2]int
 	mem  uint64
+	// memory is charged for every allocation on the device (limits.go).
+	memory *jit.Budget
 
 	once    sync.Once
 	initErr error
@@ -121,6 +123,7 @@ func newDevice(i int) (*Device, error) {
 	if d.mem, err = c.totalMem(); err != nil {
 		return nil, err
 	}
+	d.memory = newDeviceBudget(d, d.mem)
 	pools, _ := c.attribute(attrMemoryPoolsSupported)
 	d.pools = pools != 0 && drv.cuMemAllocAsync != nil && drv.cuMemFreeAsync != nil
 	return d, nil
@@ -190,19 +193,26 @@ func (b *Buffer) Ptr() uint64 { return b.ptr }
 
 // allocation is what a buffer's cleanup frees.
 type allocation struct {
-	dev *Device
-	ptr uint64
+	dev    *Device
+	ptr    uint64
+	charge deviceCharge
 }
 
 func freeAllocation(a allocation) {
 	// Stream-ordered: work already queued that reads the buffer finishes
 	// first.
 	_ = a.dev.ctx.memFree(a.ptr, a.dev.stream, a.dev.pools)
+	a.charge.release()
 }
 
 // newBuffer allocates device memory for aval; the memory is freed when
 // the Buffer is garbage.
 func (d *Device) newBuffer(aval trace.AVal) (*Buffer, error) {
+	return d.newBufferFor(aval, nil)
+}
+
+// newBufferFor is newBuffer charged to budget (nil: the device's alone).
+func (d *Device) newBufferFor(aval trace.AVal, budget *jit.Budget) (*Buffer, error) {
 	if err := d.start(); err != nil {
 		return nil, err
 	}
@@ -211,12 +221,17 @@ func (d *Device) newBuffer(aval trace.AVal) (*Buffer, error) {
 	if n == 0 {
 		return b, nil
 	}
-	p, err := d.ctx.memAlloc(n, d.stream, d.pools)
+	charge, err := chargeDevice(d.memory, budget, int64(n), aval)
 	if err != nil {
 		return nil, err
 	}
+	p, err := d.ctx.memAlloc(n, d.stream, d.pools)
+	if err != nil {
+		charge.release()
+		return nil, err
+	}
 	b.ptr = p
-	runtime.AddCleanup(b, freeAllocation, allocation{dev: d, ptr: p})
+	runtime.AddCleanup(b, freeAllocation, allocation{dev: d, ptr: p, charge: charge})
 	return b, nil
 }
 

@@ -125,12 +125,13 @@ func cudaBackendFor(*Device) *backend {
 
 // An execution's state: where each value lives.
 type execution struct {
-	x     *executable
-	addr  map[*trace.Var]uint64
-	bufs  map[*trace.Var]*Buffer // values with buffers of their own
-	outs  []*Buffer              // result buffers by output index
-	arena uint64
-	keep  []*Buffer // buffers the queued work reads
+	x      *executable
+	addr   map[*trace.Var]uint64
+	bufs   map[*trace.Var]*Buffer // values with buffers of their own
+	outs   []*Buffer              // result buffers by output index
+	arena  uint64
+	keep   []*Buffer   // buffers the queued work reads
+	budget *jit.Budget // the Host's, charged for every allocation (nil: none)
 }
 
 func (x *executable) Execute(args []jit.Buffer, host jit.Host) (res []jit.Buffer, err error) {
@@ -142,7 +143,7 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) (res []jit.Buffer
 	}
 	dev := x.dev
 	ex := &execution{x: x, addr: map[*trace.Var]uint64{}, bufs: map[*trace.Var]*Buffer{},
-		outs: make([]*Buffer, len(x.outAvals))}
+		outs: make([]*Buffer, len(x.outAvals)), budget: jit.BudgetOf(host)}
 	argBufs := make([]*Buffer, len(args))
 	for i, a := range args {
 		buf, ok := a.(*Buffer)
@@ -158,16 +159,25 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) (res []jit.Buffer
 	}
 	p := x.prog
 	if p.TempSize > 0 {
+		var charge deviceCharge
+		if charge, err = chargeDevice(dev.memory, ex.budget, int64(p.TempSize), trace.NewAVal(trace.Uint8, p.TempSize)); err != nil {
+			return nil, err
+		}
 		if ex.arena, err = dev.ctx.memAlloc(p.TempSize, dev.stream, dev.pools); err != nil {
+			charge.release()
 			return nil, err
 		}
 		defer func() {
 			if ferr := dev.ctx.memFree(ex.arena, dev.stream, dev.pools); ferr != nil && err == nil {
 				err = ferr
 			}
+			charge.release()
 		}()
 	}
 	for i, st := range x.c.steps {
+		if err := cancelledHost(host); err != nil {
+			return nil, err
+		}
 		switch st.kind {
 		case stepNone:
 			continue
@@ -238,7 +248,7 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) (res []jit.Buffer
 			if !ok {
 				return nil, fmt.Errorf("cuda: result %d was never written", i)
 			}
-			c, err := dev.newBuffer(v.Aval())
+			c, err := dev.newBufferFor(v.Aval(), ex.budget)
 			if err != nil {
 				return nil, err
 			}
@@ -255,7 +265,7 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) (res []jit.Buffer
 
 // copyOf copies a buffer into a new result buffer.
 func (ex *execution) copyOf(src *Buffer, aval trace.AVal) (*Buffer, error) {
-	c, err := ex.x.dev.newBuffer(aval)
+	c, err := ex.x.dev.newBufferFor(aval, ex.budget)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +286,7 @@ func (ex *execution) dest(v *trace.Var) (uint64, error) {
 		a = 0
 	case planned && sl.Kind == jit.OutputSlice:
 		if ex.outs[sl.Index] == nil {
-			buf, err := x.dev.newBuffer(x.outAvals[sl.Index])
+			buf, err := x.dev.newBufferFor(x.outAvals[sl.Index], ex.budget)
 			if err != nil {
 				return 0, err
 			}
@@ -288,7 +298,7 @@ func (ex *execution) dest(v *trace.Var) (uint64, error) {
 	case planned && sl.Kind == jit.ArgSlice:
 		return 0, fmt.Errorf("cuda: the plan writes %v into argument %d, which was not passed", v, sl.Index)
 	default:
-		buf, err := x.dev.newBuffer(aval)
+		buf, err := x.dev.newBufferFor(aval, ex.budget)
 		if err != nil {
 			return 0, err
 		}

@@ -199,6 +199,18 @@ func TestCallRejectsNilFunctionAndContext(t *testing.T) {
 	if _, err := interp.RunString(nil, "x.star", "x = 1", nil); err == nil || !strings.Contains(err.Error(), "nil context") { //nolint:staticcheck
 		t.Errorf("RunString(nil, ...) = %v", err)
 	}
+	th, err := interp.NewThread("t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer th.Close()
+	if _, err := th.Call(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "nil function") {
+		t.Errorf("Thread.Call(ctx, nil) = %v", err)
+	}
+	//lint:ignore SA1012 the nil context is the point
+	if _, err := th.Call(nil, starlark.Universe["len"], starlark.String("ab")); err == nil || !strings.Contains(err.Error(), "nil context") { //nolint:staticcheck
+		t.Errorf("Thread.Call(nil, ...) = %v", err)
+	}
 }
 
 // Allocations are checked: sizes that overflow and arrays larger than the

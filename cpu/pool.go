@@ -34,10 +34,10 @@ func newWorkerPool(n int) *workerPool {
 // own: below it, handing work to another core costs more than it saves.
 const grainElements = 1 << 14
 
-// A stopSignal is closed when the program a kernel runs for is cancelled (nil: it
-// cannot be). Kernels pass it to parallelFor, which checks it between
-// chunks: a cancelled kernel ends within one chunk's time instead of running
-// to its end (DESIGN decision 11).
+// A stopSignal is closed when the program a kernel runs for is cancelled
+// (nil: it cannot be). Kernels pass it to parallelFor, which checks it
+// between chunks: a cancelled kernel ends within one chunk's time instead
+// of running to its end (DESIGN decision 11).
 type stopSignal <-chan struct{}
 
 func (s stopSignal) requested() bool {
@@ -54,7 +54,7 @@ func (s stopSignal) requested() bool {
 
 // errStopped is what parallelFor panics with in its caller when it gave up
 // because of its stop: the kernel unwinds (its deferred releases run) up
-// to runStep, which turns it into the program's cancellation error. A
+// to executable.run, which returns the program's cancellation error. A
 // panic, not a result, because a kernel's later phases read what its
 // earlier parallel phases wrote (a radix sort's counts, a gather's
 // starts), and a phase cut short must not let them run on garbage.

@@ -52,6 +52,7 @@ func TestKernelsGiveUpWhenStopped(t *testing.T) {
 		{"add", nil, []*Buffer{f32(512, 1024), f32(1, 1024)}}, // broadcast rows
 		{"dot_general", trace.Params{"dimension_numbers": dn, "precision": nil, "preferred_element_type": nil}, []*Buffer{f32(512, 512), f32(512, 512)}},
 		{"dot_general", trace.Params{"dimension_numbers": dn, "precision": nil, "preferred_element_type": nil}, []*Buffer{f32(4096, 512), f32(512, 1)}},
+		{"dot_general", trace.Params{"dimension_numbers": dn, "precision": nil, "preferred_element_type": nil}, []*Buffer{f32(4096, 1), f32(1, 512)}},
 		{"reduce_sum", trace.Params{"axes": []int{1}}, []*Buffer{f32(1024, 1024)}},
 		{"reduce_max", trace.Params{"axes": []int{0}}, []*Buffer{f32(1024, 1024)}},
 		{"argmax", trace.Params{"axes": []int{1}, "index_dtype": trace.Int32}, []*Buffer{f32(1024, 1024)}},

@@ -85,14 +85,14 @@ func dumpKernels() bool {
 	return false
 }
 
-func (k *nativeKernel) run(in, out []*Buffer) {
+func (k *nativeKernel) run(in, out []*Buffer, stop stopSignal) {
 	lanes := k.code.lanes
 	vectors := (k.size + lanes - 1) / lanes
 	if k.size <= grainElements {
 		k.runRange(in, out, 0, k.size)
 		return
 	}
-	pool.parallelFor(vectors, grainElements/lanes, func(lo, hi int) {
+	pool.parallelFor(stop, vectors, grainElements/lanes, func(lo, hi int) {
 		k.runRange(in, out, lo*lanes, min(hi*lanes, k.size))
 	})
 }

@@ -105,7 +105,7 @@ func (p *rotationPlan) apply(v []float64, rows, ld int) {
 	if len(p.cs) == 0 {
 		return
 	}
-	pool.parallelFor(rows, 32, func(lo, hi int) {
+	pool.parallelFor(nil, rows, 32, func(lo, hi int) {
 		// Sweeps in chunks whose rotations stay in L2 while every row
 		// block of this range takes them.
 		const chunkFloats = 1 << 15

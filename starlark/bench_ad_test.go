@@ -53,7 +53,7 @@ func BenchmarkMLPValueAndGrad(b *testing.B) {
 // memory_analysis(); the time is one gradient. A tanh layer's only
 // residual besides its input is 1 - y² of its output, which the fused
 // backward kernel recomputes from the next layer's input, so checkpoint on
-// each layer saves one activation of 17 (testdata/checkpoint_memory.star
+// each layer saves one activation of 17 (lib/transform/testdata/checkpoint_memory.star
 // counts them); the same stack with sin, whose derivative needs the
 // pre-activation, shows the halving a layer with its own residual gets.
 const deepSetup = `

@@ -9,11 +9,10 @@ import (
 	"testing"
 
 	"github.com/jaxsh/jaxsh/export"
-	"github.com/jaxsh/jaxsh/internal/chunks"
+	"github.com/jaxsh/jaxsh/internal/scripttest"
 	libexport "github.com/jaxsh/jaxsh/lib/export"
 	. "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
-	"go.starlark.net/starlarktest"
 )
 
 // Every program of the jit and effects script suites runs again with each
@@ -37,24 +36,14 @@ func TestScriptSuitesThroughExport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := runEffectsScript(t, file, src); got != string(want) {
+			if got := scripttest.Output(t, file, src); got != string(want) {
 				t.Fatalf("through export, the output differs\n--- got\n%s--- want\n%s", got, want)
 			}
 		})
 	}
-	assertModule, err := starlarktest.LoadAssertModule()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, file := range []string{"testdata/jit.star", "testdata/decorator.star", "testdata/control_flow.star"} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			cs, err := chunks.Read(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range cs {
-				runChunk(t, file, c, assertModule)
-			}
+			scripttest.Chunks(t, file, scriptExtras)
 		})
 	}
 }

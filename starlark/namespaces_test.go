@@ -3,7 +3,7 @@ package starlark_test
 import (
 	"io"
 
-	"github.com/jaxsh/jaxsh"
+	"github.com/jaxsh/jaxsh/internal/scripttest"
 	. "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
@@ -13,18 +13,8 @@ import (
 // through the root package that assembles them. Package starlark itself
 // never imports a library.
 
-// newSession is NewSession with every namespace predeclared, as a jaxsh
-// script sees them, plus extra.
+// newSession is NewSession with every namespace and library builtin
+// predeclared, as a jaxsh script sees them, plus extra.
 func newSession(w io.Writer, extra starlark.StringDict) *Session {
-	ns, err := jaxsh.Namespaces(nil)
-	if err != nil {
-		panic(err)
-	}
-	for k, v := range jaxsh.Builtins() {
-		ns[k] = v
-	}
-	for k, v := range extra {
-		ns[k] = v
-	}
-	return NewSession(w, ns)
+	return scripttest.NewSession(w, extra)
 }

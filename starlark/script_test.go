@@ -2,16 +2,13 @@ package starlark_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
 
-	"github.com/jaxsh/jaxsh/internal/chunks"
+	"github.com/jaxsh/jaxsh/internal/scripttest"
 	. "github.com/jaxsh/jaxsh/starlark"
-	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
-	"go.starlark.net/starlarktest"
 	"go.starlark.net/syntax"
 )
 
@@ -23,78 +20,15 @@ func TestScripts(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no script tests found: %v", err)
 	}
-	assertModule, err := starlarktest.LoadAssertModule()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			cs, err := chunks.Read(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range cs {
-				runChunk(t, file, c, assertModule)
-			}
+			scripttest.Chunks(t, file, scriptExtras)
 		})
 	}
 }
 
-func runChunk(t *testing.T, file string, c chunks.Chunk, assertModule starlark.StringDict) {
-	t.Helper()
-	extra := starlark.StringDict{"probe": probe{}, "sym": starlark.NewBuiltin("sym", newSym)}
-	for k, v := range assertModule {
-		extra[k] = v
-	}
-	var out bytes.Buffer
-	session := newSession(&out, extra)
-	thread := session.NewThread("test")
-	starlarktest.SetReporter(thread, t)
-	_, err := session.ExecFile(thread, file, c.Source)
-	if cerr := session.CloseThread(thread); err == nil {
-		err = cerr
-	}
-
-	got := map[int]string{}
-	if err != nil {
-		line, msg := errorLine(file, err)
-		got[line] = msg
-	}
-	for line, want := range c.Wants {
-		msg, ok := got[line]
-		switch {
-		case !ok:
-			t.Errorf("%s:%d: expected an error matching %q, got none (err=%v)", file, line, want, err)
-		case !want.MatchString(msg):
-			t.Errorf("%s:%d: error %q does not match %q", file, line, msg, want)
-		}
-		delete(got, line)
-	}
-	for line, msg := range got {
-		t.Errorf("%s:%d: unexpected error: %s", file, line, msg)
-	}
-}
-
-// errorLine finds the line an error belongs to: the innermost frame in the
-// test file for a runtime error, the reported position otherwise.
-func errorLine(file string, err error) (int, string) {
-	var evalErr *starlark.EvalError
-	var syntaxErr syntax.Error
-	var resolveErrs resolve.ErrorList
-	switch {
-	case errors.As(err, &evalErr):
-		for i := len(evalErr.CallStack) - 1; i >= 0; i-- {
-			if pos := evalErr.CallStack[i].Pos; pos.Filename() == file {
-				return int(pos.Line), evalErr.Msg
-			}
-		}
-	case errors.As(err, &syntaxErr):
-		return int(syntaxErr.Pos.Line), syntaxErr.Msg
-	case errors.As(err, &resolveErrs):
-		return int(resolveErrs[0].Pos.Line), resolveErrs[0].Msg
-	}
-	return 0, err.Error()
-}
+// scriptExtras are the script tests' own predeclared names.
+var scriptExtras = starlark.StringDict{"probe": probe{}, "sym": starlark.NewBuiltin("sym", newSym)}
 
 // probe[index] returns the index it was given, so scripts can observe what a
 // subscript such as probe[1:3, None, ..., ::2] evaluates to.

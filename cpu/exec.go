@@ -111,6 +111,10 @@ type execScratch struct {
 	refs  []*Buffer
 	views []Buffer // the slots' temporary views
 	outs  []*Buffer
+	// outZero marks result buffers allocated by this run and not yet
+	// written: Go zeroed them, so a kernel that needs zeros need not
+	// clear them again.
+	outZero []bool
 }
 
 // execAllocHook, when set (by tests, before any Execute runs), is called
@@ -316,10 +320,11 @@ func (x *executable) getScratch() *execScratch {
 		return s
 	}
 	return &execScratch{
-		slots: make([]*Buffer, x.nslots),
-		refs:  make([]*Buffer, x.nRefs),
-		views: make([]Buffer, x.nslots),
-		outs:  make([]*Buffer, x.nOutBufs),
+		slots:   make([]*Buffer, x.nslots),
+		refs:    make([]*Buffer, x.nRefs),
+		views:   make([]Buffer, x.nslots),
+		outs:    make([]*Buffer, x.nOutBufs),
+		outZero: make([]bool, x.nOutBufs),
 	}
 }
 
@@ -328,6 +333,7 @@ func (x *executable) putScratch(s *execScratch) {
 	clear(s.refs)
 	clear(s.views)
 	clear(s.outs)
+	clear(s.outZero)
 	x.scratch.Put(s)
 }
 
@@ -410,6 +416,7 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 				sc.outs[i] = into[i]
 			} else {
 				sc.outs[i] = newResultBuffer(x.dev, x.outAvals[i])
+				sc.outZero[i] = true
 				allocated += len(sc.outs[i].data)
 			}
 		}
@@ -420,12 +427,14 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 		switch pl := &x.place[s]; pl.kind {
 		case placeOutput:
 			ob := outBuf(pl.index)
+			zeroed := sc.outZero[pl.index]
+			sc.outZero[pl.index] = false // a later writer finds this one's values
 			if ob.aval.Equal(aval) {
-				return ob, false
+				return ob, zeroed
 			}
 			v := &sc.views[s]
 			*v = Buffer{aval: aval, dev: x.dev, data: ob.data[:aval.Size()*aval.DType.Size()]}
-			return v, false
+			return v, zeroed
 		case placeTemp:
 			v := &sc.views[s]
 			*v = Buffer{aval: aval, dev: x.dev, data: arena[pl.offset : pl.offset+aval.Size()*aval.DType.Size()]}

@@ -26,7 +26,7 @@
 //	| `truncated_normal(key, lower, upper, shape=None, dtype=float32)` | normal samples within `(lower, upper)` |
 //	| `pareto(key, b, shape=None, dtype=float32)`, `weibull_min(key, scale, concentration, shape=(), dtype=float32)` | by the inverse CDF |
 //	| `double_sided_maxwell(key, loc, scale, shape=(), dtype=float32)` | Maxwell samples with random signs, scaled and shifted |
-//	| `gamma(key, a, shape=None, dtype=float32)`, `loggamma(...)` | Gamma samples by Marsaglia and Tsang's rejection, one key per element; loggamma in log space (parametric.star) |
+//	| `gamma(key, a, shape=None, dtype=float32)`, `loggamma(...)` | Gamma samples by Marsaglia and Tsang's rejection, one key per element; loggamma in log space; differentiable in `a` (implicit reparameterisation, `lax.random_gamma_grad`) (parametric.star) |
 //	| `beta(key, a, b, shape=None, dtype=float32)`, `dirichlet(key, alpha, shape=None, dtype=float32)` | from log-space Gamma samples |
 //	| `chisquare(key, df, ...)`, `f(key, dfnum, dfden, ...)`, `t(key, df, ...)` | `(..., shape=None, dtype=float32)`: from Gamma and normal samples |
 //	| `generalized_normal(key, p, shape=(), dtype=float32)`, `ball(key, d, p=2, shape=(), dtype=float32)` | density exp(-abs(x)^p); uniform points in the unit p-ball |

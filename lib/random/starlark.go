@@ -23,8 +23,9 @@ var (
 func init() {
 	uses := starlark.StringDict{"jnp": numpy.Module, "lax": lax.Module, "random": Module}
 	jstarlark.RegisterStarlark(Module, "lib/random/distributions.star", distributionsSource, uses)
-	// gamma maps its per-element rejection loop over the keys with vmap.
-	withVmap := starlark.StringDict{"vmap": transform.Builtins()["vmap"]}
+	// gamma maps its per-element rejection loop over the keys with vmap,
+	// and gives its derivative in a by a custom_jvp rule.
+	withVmap := starlark.StringDict{"vmap": transform.Builtins()["vmap"], "custom_jvp": transform.Builtins()["custom_jvp"]}
 	for k, v := range uses {
 		withVmap[k] = v
 	}

@@ -19,3 +19,10 @@ func TestAgainstNumPy(t *testing.T) {
 func TestSpecialAgainstSciPy(t *testing.T) {
 	casetest.Run(t, "testdata/special_cases.json")
 }
+
+// TestMoreAgainstNumPy checks the reductions, comparisons, reduce with a
+// function, the constructors, dot, clz and the transposed convolutions
+// against NumPy's values (testdata/gen_more.py), eagerly and under jit.
+func TestMoreAgainstNumPy(t *testing.T) {
+	casetest.Run(t, "testdata/more_cases.json")
+}

@@ -52,5 +52,18 @@
 //	| `padtype_to_pads(in_shape, window_shape, window_strides, padding)` | the `(low, high)` pads of `'SAME'`, `'SAME_LOWER'`, `'VALID'` |
 //	| `conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, rhs_dilation=None, dimension_numbers=None, feature_group_count=1, batch_group_count=1, precision=None, preferred_element_type=None)` | N-d convolution (cross-correlation); dimension_numbers as spec strings such as `('NHWC', 'HWIO', 'NHWC')` or permutations; one dot_general per kernel offset (composed.star); batch_group_count > 1 is not supported yet |
 //	| `conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_type=None)` | conv_general_dilated in NC.../OI... layouts |
+//	| `conv_transpose(lhs, rhs, strides, padding, rhs_dilation=None, dimension_numbers=None, transpose_kernel=False, precision=None)` | the transposed convolution: the input dilated by `strides`, padded by JAX's rule for `'SAME'`/`'VALID'` (or explicit pairs), then convolved; TensorFlow's layouts by default (NWC/WIO, NHWC/HWIO, ...) (composed.star) |
+//	| `conv_with_general_padding(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, precision=None)` | conv_general_dilated in NC.../OI... layouts |
+//	| `reduce_sum reduce_prod reduce_max reduce_min reduce_and reduce_or` | `(operand, axes)`: one reduction primitive each |
+//	| `reduce_xor(operand, axes)` | bitwise xor over axes, through `reduce` (more.star) |
+//	| `reduce(operands, init_values, computation, dimensions)` | fold over dimensions with any associative jaxsh function of two arrays (or two tuples, for several operands), by halving each axis: O(log n) calls; `init_values` enters once (more.star) |
+//	| `argmax argmin` | `(operand, axis, index_dtype)` |
+//	| `eq ne lt le gt ge` | comparisons of operands of one dtype |
+//	| `integer_pow(x, y)` | `x` to a static integer power |
+//	| `select_n(which, *cases)` | `cases[which]` elementwise; `which` boolean (two cases) or int32 |
+//	| `full(shape, fill_value, dtype=None)`, `full_like(x, fill_value, dtype=None, shape=None)` | filled arrays (more.star) |
+//	| `broadcast(operand, sizes)`, `broadcast_to_rank(x, rank)`, `collapse(operand, start_dimension, stop_dimension=None)`, `split(operand, sizes, axis=0)` | new leading axes, merged axes, pieces (more.star) |
+//	| `reciprocal(x)`, `clz(x)` | `1 / x`; leading zero bits of integers (more.star) |
+//	| `dot(lhs, rhs, precision=None, preferred_element_type=None)`, `batch_matmul(lhs, rhs, precision=None)` | products of 1-D/2-D operands; matrix products batched over leading axes (more.star) |
 //	| `Precision` | `DEFAULT`, `HIGH`, `HIGHEST`: for `precision=` of `dot_general` and jnp's `dot`, `matmul`, `einsum` |
 package lax

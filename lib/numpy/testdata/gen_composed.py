@@ -191,6 +191,9 @@ cases = [
     ("nn.squareplus(%s)" % X, (x + np.sqrt(x * x + 4)) / 2),
     ("nn.sparse_plus(%s)" % X, np.where(x <= -1, 0, np.where(x >= 1, x, (x + 1) ** 2 / 4))),
     ("nn.sparse_sigmoid(%s)" % X, np.where(x <= -1, 0, np.where(x >= 1, 1, (x + 1) / 2))),
+    ("nn.logmeanexp(%s)" % X, np.log(np.mean(np.exp(x)))),
+    ("nn.logmeanexp(jnp.array([[1000.0, 1001.0], [-5.0, 2.0]]), axis=1, keepdims=True)", [[np.logaddexp(1000.0, 1001.0) - np.log(2.0)], [np.logaddexp(-5.0, 2.0) - np.log(2.0)]]),
+    ("nn.logmeanexp(%s, axis=1, where=%s > 0)" % (A, A), [np.log(np.mean(np.exp(r[r > 0]))) for r in a]),
     ("nn.standardize(%s)" % A, (a - a.mean(-1, keepdims=True)) / np.sqrt(a.var(-1, keepdims=True) + 1e-5)),
     ("nn.standardize(%s, axis=0, epsilon=0.0)" % A, (a - a.mean(0)) / a.std(0)),
 ]

@@ -59,7 +59,33 @@ func compileLoop(k *jit.Kernel) (fusedRunner, error) {
 			return nil, err
 		}
 	}
-	return c.loopProgram(slots, k.Out)
+	lk, err := c.loopProgram(slots, k.Out)
+	if err != nil {
+		return nil, err
+	}
+	lk.rowLen = transposedRowLen(k)
+	return lk, nil
+}
+
+// transposedRowLen is the length of the loop shape's rows when the kernel
+// reads an operand transposed (a transpose that moves the last axis) and
+// the loop is large enough in its last two dimensions for tiles to pay: the
+// loop then runs in tiles (see loopKernel.runTiled). Zero otherwise.
+func transposedRowLen(k *jit.Kernel) int {
+	n := len(k.Shape)
+	if n < 2 || k.Shape[n-1] < tileCols/2 || k.Shape.Size()/k.Shape[n-1] < 2*tileRows {
+		return 0
+	}
+	for _, e := range k.Eqns {
+		if e.Prim.Name != "transpose" {
+			continue
+		}
+		perm := e.Params.Ints("permutation")
+		if len(perm) >= 2 && perm[len(perm)-1] != len(perm)-1 {
+			return k.Shape[n-1]
+		}
+	}
+	return 0
 }
 
 // loopProgram assembles a program storing slots[j] into output j (outs

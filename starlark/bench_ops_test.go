@@ -47,6 +47,13 @@ func BenchmarkJitTransposeFloat32_4096(b *testing.B) {
 	benchEval(b, square4096+"\nt = jit(lambda a: a.T)", "t(a)")
 }
 
+// A transpose feeding an elementwise op: one fused kernel reads the
+// operand transposed.
+func BenchmarkJitTransposeAddFloat32_4096(b *testing.B) {
+	b.SetBytes(2 * 4 * n16M)
+	benchEval(b, square4096+"\nt = jit(lambda a: a.T * 2 + 1)", "t(a)")
+}
+
 func BenchmarkJnpMatmulFloat32_2048(b *testing.B) {
 	benchEval(b, "a = random.uniform(random.PRNGKey(0), (2048, 2048), dtype=jnp.float32)\nc = random.uniform(random.PRNGKey(1), (2048, 2048), dtype=jnp.float32)", "jnp.matmul(a, c)")
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jaxsh/jaxsh"
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"go.starlark.net/starlark"
 )
 
@@ -115,6 +116,65 @@ func TestCallCancelledMidKernelReturnsPromptly(t *testing.T) {
 	}
 	if !budgetFreed(t, interp, g["other"]) {
 		t.Error("the cancelled kernel still holds its arrays: it did not stop")
+	}
+}
+
+// An eager operation large enough to take a while carries its thread's
+// cancellation into its kernel: Interpreter.Call cancelled during a loop of
+// eager 4096² matmuls returns within 100 ms, and the matmul running then
+// stops and frees its result.
+func TestCallCancelledInAnEagerKernel(t *testing.T) {
+	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, MaxArrayBytes: 160 << 20})
+	g, err := interp.RunString(context.Background(), "eager.star", `
+x = jnp.ones((4096, 4096))
+
+def run():
+    for i in range(1000):
+        x @ x
+
+def other():
+    return jnp.zeros((4096, 4096)).sum().item()
+`, nil)
+	if err != nil {
+		t.Fatal(jaxsh.FormatError(err))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type result struct {
+		err error
+		at  time.Time
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, err := interp.Call(ctx, g["run"])
+		done <- result{err, time.Now()}
+	}()
+	// Cancel while a matmul holds its result (x, a result and other()'s
+	// 64 MiB exceed the 160 MiB budget).
+	for {
+		_, err := interp.Call(context.Background(), g["other"])
+		if err != nil {
+			if !strings.Contains(err.Error(), "the interpreter's array memory limit") {
+				t.Fatal(jaxsh.FormatError(err))
+			}
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	cancelledAt := time.Now()
+	r := <-done
+	if !errors.Is(r.err, context.Canceled) {
+		t.Fatalf("Call = %v, want the context's cancellation", r.err)
+	}
+	if msg := jaxsh.FormatError(r.err); !jstarlark.IsCancelled(r.err) || !strings.Contains(msg, "eager.star:6:11: in run") {
+		t.Errorf("the stopped matmul's error is not the thread's cancellation at the @:\n%s", msg)
+	}
+	if late := r.at.Sub(cancelledAt); late > 100*time.Millisecond {
+		t.Errorf("Call returned %v after its cancellation, want under 100 ms", late)
+	}
+	if !budgetFreed(t, interp, g["other"]) {
+		t.Error("the cancelled matmul still holds its result: it did not stop")
 	}
 }
 

@@ -113,14 +113,16 @@ func applyReady(dev jit.Device, p *trace.Primitive, params trace.Params, args []
 		*held = bufs[:0]
 		operandBuffers.Put(held)
 	}()
+	elements := 0
 	for _, a := range args {
 		b, err := a.buffer() // a failed computation's error
 		if err != nil {
 			return nil, 0, err
 		}
 		bufs = append(bufs, b)
+		elements = max(elements, b.AVal().Size())
 	}
-	outs, err = jit.ApplyPrimitiveWith(eagerHost(), dev, p, params, bufs)
+	outs, err = jit.ApplyPrimitiveWith(eagerHost(elements), dev, p, params, bufs)
 	if err != nil {
 		return nil, 0, err
 	}

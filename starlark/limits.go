@@ -138,19 +138,50 @@ func (s *Session) loadWait(th *starlark.Thread, m *module, name string) error {
 	}
 }
 
-// eagerHost is the Host of an eager operation run at once: it charges the
-// running thread's memory budget. Finding the thread costs a goroutine
-// lookup, so only when the thread's session has a budget of its own.
-func eagerHost() jit.Host {
-	if !budgetsInUse.Load() {
+// eagerHost is the Host of an eager operation run at once on operands of
+// up to elements elements: it charges the running thread's memory budget
+// and, for an operation large enough to take a while, carries the thread's
+// cancellation, so that Ctrl-C or a cancelled Call stops it inside its
+// kernel. Finding the thread costs a goroutine lookup (a microsecond), so
+// only then.
+func eagerHost(elements int) jit.Host {
+	long := elements >= stoppableEagerElements
+	if !long && !budgetsInUse.Load() {
 		return jit.NoHost
 	}
-	if th, ok := runningThreads.Load(goroutineID()); ok {
-		if b := stateOf(th.(*starlark.Thread)).budget; b != nil {
-			return jit.WithLimits(jit.NoHost, nil, b)
+	th, ok := runningThreads.Load(goroutineID())
+	if !ok {
+		return jit.NoHost
+	}
+	st := stateOf(th.(*starlark.Thread))
+	var c jit.Cancellable
+	if long {
+		if ctx := st.ctx.Cancellation(); ctx.Done() != nil {
+			c = eagerCancellation{ctx}
 		}
 	}
-	return jit.NoHost
+	if c == nil && st.budget == nil {
+		return jit.NoHost
+	}
+	return jit.WithLimits(jit.NoHost, c, st.budget)
+}
+
+// stoppableEagerElements is the operand size from which an eager operation
+// carries its thread's cancellation: smaller ones end within milliseconds.
+const stoppableEagerElements = 1 << 18
+
+// eagerCancellation is a thread's context as an eager operation's kernels
+// see it: its error is the *effects.CancelledError a wait of the thread
+// would return.
+type eagerCancellation struct{ ctx context.Context }
+
+func (c eagerCancellation) Done() <-chan struct{} { return c.ctx.Done() }
+
+func (c eagerCancellation) Err() error {
+	if c.ctx.Err() == nil {
+		return nil
+	}
+	return &effects.CancelledError{Cause: context.Cause(c.ctx)}
 }
 
 // checkFits refuses, at the call and so at its position, a program whose

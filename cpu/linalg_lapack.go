@@ -88,25 +88,27 @@ func qrOne(j *matrixJob) {
 	lapackImpl.Dorgqr(m, kq, k, q.f, kq, tau, work, len(work))
 }
 
-// eighOne: Dsytrd's reduction to tridiagonal form, its orthogonal factor
-// Q from Dorgtr, then the tridiagonal QL iteration of linalg_tridiag.go
-// in place of Dsteqr (its rotations applied to Q afterwards, row by row).
+// eighOne: Householder tridiagonalization (linalg_sytrd.go), then the
+// tridiagonal QL iteration of linalg_tridiag.go, its rotations applied
+// to Q afterwards, row by row. Both replace gonum's Dsyev, whose parts
+// are slow on row-major storage (RATIONALE.md).
 func eighOne(j *matrixJob) {
 	a, v, w := j.in[0], j.out[0], j.out[1]
 	n := a.rows
 	if n == 0 {
 		return
 	}
-	uplo := blas.Upper
-	if j.params.Bool("lower") {
-		uplo = blas.Lower
+	lower := j.params.Bool("lower")
+	full := make([]float64, n*n)
+	for r := range n {
+		for c := range n {
+			if (c <= r) == lower || r == c {
+				full[r*n+c], full[c*n+r] = a.f[r*n+c], a.f[r*n+c]
+			}
+		}
 	}
-	copy(v.f, a.f)
-	d, e, tau := w.f, make([]float64, max(1, n-1)), make([]float64, max(1, n-1))
-	work := workspace(func(wk []float64) { lapackImpl.Dsytrd(uplo, n, v.f, n, d, e, tau, wk, -1) })
-	lapackImpl.Dsytrd(uplo, n, v.f, n, d, e, tau, work, len(work))
-	work = workspace(func(wk []float64) { lapackImpl.Dorgtr(uplo, n, v.f, n, tau, wk, -1) })
-	lapackImpl.Dorgtr(uplo, n, v.f, n, tau, work, len(work))
+	d, e := w.f, make([]float64, max(1, n-1))
+	tridiagonalize(full, n, d, e, v.f)
 	var plan rotationPlan
 	if !tridiagQL(d, e[:n-1], &plan) {
 		fillNaN(v.f)
@@ -175,10 +177,10 @@ func eigOne(j *matrixJob) {
 }
 
 // svdOne is Dgesvd's path for a matrix with m ≥ n (a wide one goes
-// through its transpose), with one change: Dbdsqr updates both sets of
-// singular vectors from the left (vt, and c = Uᵀ in place of u), where
-// gonum rotates vt's rows, contiguous, but u's columns, strided: 90% of a
-// 512×512 SVD (RATIONALE.md).
+// through its transpose): Dgebrd's bidiagonalization and Dorgbr's
+// orthogonal factors, then, with singular vectors, the bidiagonal QR of
+// linalg_bdsvd.go in place of Dbdsqr, whose strided column rotations were
+// 90% of a 512×512 SVD (RATIONALE.md).
 func svdOne(j *matrixJob) {
 	a := j.in[0]
 	m, n := a.rows, a.cols
@@ -262,21 +264,14 @@ func svdTallReal(a []float64, m, n int, s []float64, u, vt *matrix) bool {
 	}
 	work = workspace(func(w []float64) { lapackImpl.Dorgbr(lapack.GenerateQ, m, ku, n, q, ku, tauQ, w, -1) })
 	lapackImpl.Dorgbr(lapack.GenerateQ, m, ku, n, q, ku, tauQ, work, len(work))
-	// c = (the first n columns of Q)ᵀ becomes (Q·U_B)ᵀ.
-	c := make([]float64, n*m)
-	for r := range m {
-		for k := range n {
-			c[k*m+r] = q[r*ku+k]
-		}
-	}
-	if !lapackImpl.Dbdsqr(blas.Upper, n, n, 0, m, d, e, vt.f, n, nil, 1, c, m, bdWork) {
+	// V = P = vtᵀ; the bidiagonal SVD turns q's first n columns into
+	// Q·U_B and V into P·V_B.
+	pv := make([]float64, n*n)
+	transposeInto(vt.f, n, n, pv)
+	if !bidiagSVD(d, e[:n-1], q, m, ku, pv) {
 		return false
 	}
-	for r := range m {
-		for k := range n {
-			q[r*ku+k] = c[k*m+r]
-		}
-	}
+	transposeInto(pv, n, n, vt.f)
 	return true
 }
 

@@ -100,63 +100,70 @@ func tridiagQL(d, e []float64, plan *rotationPlan) bool {
 }
 
 // apply rotates the rows of v (rows × ld, the first hi columns used) by
-// the plan: v ← v·R₁·R₂·… for the recorded rotations in order.
+// the plan: v ← v·R₁·R₂·… for the recorded rotations in order. Each
+// worker copies its rows into panels of four interleaved rows (element i
+// of the four rows side by side, one vector), sixteen rows at a time
+// taking a chunk of sweeps while that chunk stays in L2, and copies them
+// back.
 func (p *rotationPlan) apply(v []float64, rows, ld int) {
 	if len(p.cs) == 0 {
 		return
 	}
-	pool.parallelFor(nil, rows, 32, func(lo, hi int) {
-		// Sweeps in chunks whose rotations stay in L2 while every row
-		// block of this range takes them.
+	n := 0 // the columns any rotation reaches
+	for _, sw := range p.sweeps {
+		n = max(n, sw.hi+1)
+	}
+	pool.parallelFor(nil, rows, 16, func(lo, hi int) {
+		blocks := (hi - lo + 15) / 16
+		stride := 4 * n // one panel: n elements of four rows
+		panels := make([]float64, blocks*4*stride)
+		for r := lo; r < hi; r++ {
+			k := r - lo
+			panel := panels[(k/4)*stride:]
+			for i, x := range v[r*ld : r*ld+n] {
+				panel[4*i+k%4] = x
+			}
+		}
 		const chunkFloats = 1 << 15
 		for first := 0; first < len(p.sweeps); {
 			last := first + 1
 			for last < len(p.sweeps) && p.sweeps[last].off-p.sweeps[first].off < chunkFloats {
 				last++
 			}
-			sweeps := p.sweeps[first:last]
-			r := lo
-			for ; r+4 <= hi; r += 4 {
-				p.apply4(sweeps, v[r*ld:(r+1)*ld], v[(r+1)*ld:(r+2)*ld], v[(r+2)*ld:(r+3)*ld], v[(r+3)*ld:(r+4)*ld])
-			}
-			for ; r < hi; r++ {
-				p.apply1(sweeps, v[r*ld:(r+1)*ld])
+			for b := range blocks {
+				block := panels[b*4*stride : (b+1)*4*stride]
+				for _, sw := range p.sweeps[first:last] {
+					rotSweepPanels(block, stride, p.cs[sw.off:sw.off+2*(sw.hi-sw.lo)], sw.lo, sw.hi)
+				}
 			}
 			first = last
+		}
+		for r := lo; r < hi; r++ {
+			k := r - lo
+			panel := panels[(k/4)*stride:]
+			row := v[r*ld : r*ld+n]
+			for i := range row {
+				row[i] = panel[4*i+k%4]
+			}
 		}
 	})
 }
 
-// apply1 and apply4 run the sweeps on one row or four. Rotation i mixes
-// elements i and i+1: (x, y) ← (c·x - s·y, s·x + c·y); within a sweep the
-// new element i is the next rotation's y, so it stays in a register.
-func (p *rotationPlan) apply1(sweeps []rotationSweep, a []float64) {
-	for _, sw := range sweeps {
-		cs := p.cs[sw.off : sw.off+2*(sw.hi-sw.lo)]
-		t := a[sw.hi]
-		for k, i := 0, sw.hi-1; i >= sw.lo; k, i = k+2, i-1 {
-			c, s := cs[k], cs[k+1]
-			x := a[i]
-			a[i+1] = s*x + c*t
-			t = c*x - s*t
-		}
-		a[sw.lo] = t
-	}
-}
-
-func (p *rotationPlan) apply4(sweeps []rotationSweep, a, b, c4, d []float64) {
-	for _, sw := range sweeps {
-		cs := p.cs[sw.off : sw.off+2*(sw.hi-sw.lo)]
-		hi, lo := sw.hi, sw.lo
-		a, b, c4, d := a[:hi+1], b[:hi+1], c4[:hi+1], d[:hi+1]
-		ta, tb, tc, td := a[hi], b[hi], c4[hi], d[hi]
+// rotSweepPanelsGo is the portable sweep on four panels of four rows:
+// rotation i mixes elements i and i+1 of each row, (x, y) ←
+// (c·x - s·y, s·x + c·y); within a sweep the new element i is the next
+// rotation's y, so it is carried rather than stored and reloaded.
+func rotSweepPanelsGo(p []float64, stride int, cs []float64, lo, hi int) {
+	for q := range 16 {
+		row := p[(q/4)*stride+q%4:]
+		t := row[4*hi]
 		for k, i := 0, hi-1; i >= lo; k, i = k+2, i-1 {
 			c, s := cs[k], cs[k+1]
-			xa, xb, xc, xd := a[i], b[i], c4[i], d[i]
-			a[i+1], b[i+1], c4[i+1], d[i+1] = s*xa+c*ta, s*xb+c*tb, s*xc+c*tc, s*xd+c*td
-			ta, tb, tc, td = c*xa-s*ta, c*xb-s*tb, c*xc-s*tc, c*xd-s*td
+			x := row[4*i]
+			row[4*(i+1)] = s*x + c*t
+			t = c*x - s*t
 		}
-		a[lo], b[lo], c4[lo], d[lo] = ta, tb, tc, td
+		row[4*lo] = t
 	}
 }
 

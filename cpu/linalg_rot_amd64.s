@@ -1,0 +1,88 @@
+#include "textflag.h"
+
+// func rotSweepPanelsAVX(panels *float64, stride int, cs *float64, lo, hi int)
+//
+// One QL sweep of plane rotations (linalg_tridiag.go) on four panels of
+// four rows each: panel k starts stride float64s after panel k-1 and
+// holds element i of its four rows at [4i, 4i+4). For i = hi-1 down to
+// lo, with (c, s) the next pair of cs:
+//     x = v[i]; v[i+1] = s*x + c*t; t = c*x - s*t
+// where t, the carried new element i+1, starts as v[hi] and ends in
+// v[lo]. Multiplies and adds are separate (no FMA), so the result is the
+// same bits as the Go code's.
+TEXT ·rotSweepPanelsAVX(SB), NOSPLIT, $0-40
+	MOVQ panels+0(FP), DI
+	MOVQ stride+8(FP), BX
+	SHLQ $3, BX
+	MOVQ cs+16(FP), SI
+	MOVQ lo+24(FP), R8
+	MOVQ hi+32(FP), CX
+	MOVQ CX, AX
+	SHLQ $5, AX
+	LEAQ (DI)(AX*1), R9
+	LEAQ (R9)(BX*1), R10
+	LEAQ (R10)(BX*1), R11
+	LEAQ (R11)(BX*1), R12
+	VMOVUPD (R9), Y0
+	VMOVUPD (R10), Y1
+	VMOVUPD (R11), Y2
+	VMOVUPD (R12), Y3
+	SUBQ R8, CX
+	JLE  rotdone
+
+rotloop:
+	VBROADCASTSD 0(SI), Y14
+	VBROADCASTSD 8(SI), Y15
+	VMOVUPD -32(R9), Y4
+	VMOVUPD -32(R10), Y5
+	VMOVUPD -32(R11), Y6
+	VMOVUPD -32(R12), Y7
+
+	VMULPD Y4, Y15, Y8
+	VMULPD Y0, Y14, Y9
+	VADDPD Y9, Y8, Y8
+	VMOVUPD Y8, (R9)
+	VMULPD Y4, Y14, Y4
+	VMULPD Y0, Y15, Y0
+	VSUBPD Y0, Y4, Y0
+
+	VMULPD Y5, Y15, Y10
+	VMULPD Y1, Y14, Y11
+	VADDPD Y11, Y10, Y10
+	VMOVUPD Y10, (R10)
+	VMULPD Y5, Y14, Y5
+	VMULPD Y1, Y15, Y1
+	VSUBPD Y1, Y5, Y1
+
+	VMULPD Y6, Y15, Y12
+	VMULPD Y2, Y14, Y13
+	VADDPD Y13, Y12, Y12
+	VMOVUPD Y12, (R11)
+	VMULPD Y6, Y14, Y6
+	VMULPD Y2, Y15, Y2
+	VSUBPD Y2, Y6, Y2
+
+	VMULPD Y7, Y15, Y8
+	VMULPD Y3, Y14, Y9
+	VADDPD Y9, Y8, Y8
+	VMOVUPD Y8, (R12)
+	VMULPD Y7, Y14, Y7
+	VMULPD Y3, Y15, Y3
+	VSUBPD Y3, Y7, Y3
+
+	SUBQ $32, R9
+	SUBQ $32, R10
+	SUBQ $32, R11
+	SUBQ $32, R12
+	ADDQ $16, SI
+	DECQ CX
+	JNZ  rotloop
+
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, (R10)
+	VMOVUPD Y2, (R11)
+	VMOVUPD Y3, (R12)
+
+rotdone:
+	VZEROUPPER
+	RET

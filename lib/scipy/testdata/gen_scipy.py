@@ -200,6 +200,14 @@ cases += [
     ("scipy.stats.sem(jnp.array([1.0, jnp.nan, 4.0, 6.0]), nan_policy='omit')", st.sem([1.0, np.nan, 4.0, 6.0], nan_policy="omit")),
 ]
 
+# Spence's function on both sides of z = 1 and across the reflections.
+cases += [
+    ("scipy.special.spence(jnp.array([0.0, 0.1, 0.4, 0.5, 0.9, 1.0, 1.5, 2.0, 3.0, 10.0, 1e4, -1.0]))",
+     sp.spence([0.0, 0.1, 0.4, 0.5, 0.9, 1.0, 1.5, 2.0, 3.0, 10.0, 1e4, -1.0])),
+    ("scipy.special.spence(jnp.array([0.0, 0.3, 0.75, 1.0, 1.9, 2.5, 50.0], jnp.float64))",
+     sp.spence([0.0, 0.3, 0.75, 1.0, 1.9, 2.5, 50.0]), "f64"),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

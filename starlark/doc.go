@@ -61,6 +61,8 @@
 //
 //	PrintOptions, SetPrintOptions  the process's array print options (jnp.set_printoptions)
 //	Array.Text                     an array's str or repr under given options (jnp.array_str)
+//	FailThread                     fail the running script from an interface method that
+//	                               cannot return an error (Index, Slice, Truth)
 //
 // Tracing a Starlark function into a closed jaxpr (subtrace.go, tracer.go,
 // pytree.go), what lax's control flow is built on:

@@ -97,3 +97,7 @@ func failThread(msg string) {
 	}
 	thread.Cancel(msg)
 }
+
+// FailThread is failThread for library values whose Starlark interface
+// methods cannot return an error either (jnp.mgrid's Slice).
+func FailThread(err error) { failThread(err.Error()) }

@@ -41,6 +41,7 @@
 //	| setops.star: selections and updates (`inplace=False` where NumPy writes in place) | `extract compress delete insert place put put_along_axis fill_diagonal trim_zeros resize choose piecewise` |
 //	| setops.star: orderings and bits | `lexsort partition argpartition sort_complex top_k bitwise_count packbits unpackbits` |
 //	| polynomials and convolution (polyhist.star) | `convolve correlate polyadd polysub polymul polyder polyint polydiv poly polyfit roots` |
+//	| index tricks (subscripted: `jnp.mgrid[0:3, 0:4]`; integer bounds) | `mgrid ogrid r_ c_ s_ index_exp` |
 //	| polyhist.star: windows, histograms, block | `bartlett hanning hamming blackman kaiser i0 histogram_bin_edges histogram histogram2d histogramdd block` |
 //	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace` |
 //	| jnp.linalg (batched over leading axes; float32, float64, complex64 and complex128) | `jnp.linalg.inv jnp.linalg.solve jnp.linalg.det jnp.linalg.slogdet jnp.linalg.cholesky jnp.linalg.qr jnp.linalg.svd jnp.linalg.svdvals jnp.linalg.eigh jnp.linalg.eigvalsh jnp.linalg.eig jnp.linalg.eigvals jnp.linalg.lstsq jnp.linalg.pinv jnp.linalg.matrix_power jnp.linalg.matrix_rank jnp.linalg.norm jnp.linalg.matrix_norm jnp.linalg.vector_norm jnp.linalg.cond jnp.linalg.multi_dot jnp.linalg.cross jnp.linalg.outer jnp.linalg.tensorinv jnp.linalg.tensorsolve jnp.linalg.trace jnp.linalg.diagonal jnp.linalg.matmul jnp.linalg.matrix_transpose jnp.linalg.vecdot` |

@@ -41,6 +41,11 @@ func TestMoreErrors(t *testing.T) {
 		{"jnp.bitwise_count(jnp.ones(3))", "bitwise_count: x must be an integer or bool array, got float32"},
 		{"jnp.lexsort([])", "lexsort: need sequence of keys with len > 0"},
 		{"jnp.ix_(jnp.ones((2, 2)))", "ix_: arguments must be one-dimensional, got shape (2, 2)"},
+		{"jnp.mgrid[-3:3]", "mgrid: a lone slice whose start and stop have different signs cannot be read"},
+		{"jnp.s_[4:-2:-1]", "s_: a lone slice whose start and stop have different signs cannot be read"},
+		{"jnp.mgrid[0:3, 2]", "mgrid: subscripts must be slices such as 0:5, got int"},
+		{"jnp.mgrid[0:, 0:2]", "mgrid: every slice needs a stop"},
+		{"jnp.r_['0,2', jnp.ones(2)]", "r_: string directives such as \"0,2\" are not supported"},
 	} {
 		interp := jaxsh.New(jaxsh.Options{})
 		_, err := interp.RunString(context.Background(), "bad.star", "x = 1\ny = "+c.code+"\n", nil)

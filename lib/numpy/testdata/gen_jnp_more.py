@@ -254,6 +254,39 @@ cases += [
     ("jnp.euler_gamma", np.euler_gamma, "f64"),
 ]
 
+# indextricks.go
+R = "jnp.arange(10)"
+r = np.arange(10)
+G = "jnp.arange(12).reshape(3, 4)"
+g = np.arange(12).reshape(3, 4)
+cases += [
+    ("jnp.mgrid[0:3, 0:4]", np.mgrid[0:3, 0:4]),
+    ("jnp.mgrid[0:2, 1:4:2, 0:1]", np.mgrid[0:2, 1:4:2, 0:1]),
+    ("jnp.mgrid[1:7:2]", np.mgrid[1:7:2]),
+    ("jnp.mgrid[5:0:-2]", np.mgrid[5:0:-2]),
+    ("jnp.mgrid[-4:-1]", np.mgrid[-4:-1]),
+    ("jnp.mgrid[:3]", np.mgrid[:3]),
+    ("jnp.mgrid[-3:3:2,]", np.mgrid[-3:3:2,]),
+    ("jnp.ogrid[0:2, 0:3]", np.ogrid[0:2, 0:3]),
+    ("jnp.ogrid[2:8:3]", np.ogrid[2:8:3]),
+    ("jnp.r_[1:4, 7, jnp.array([9, 10])]", np.r_[1:4, 7, np.array([9, 10])]),
+    ("jnp.r_[jnp.array([[1, 2]]), jnp.array([[3, 4]])]", np.r_[np.array([[1, 2]]), np.array([[3, 4]])]),
+    ("jnp.r_[-2:2,]", np.r_[-2:2,]),
+    ("jnp.c_[jnp.array([1, 2, 3]), jnp.array([4, 5, 6])]", np.c_[np.array([1, 2, 3]), np.array([4, 5, 6])]),
+    ("jnp.c_[jnp.ones((2, 2)), jnp.array([7.0, 8.0])]", np.c_[np.ones((2, 2)), np.array([7.0, 8.0])]),
+    ("jnp.c_[0:3, 5:8]", np.c_[0:3, 5:8]),
+    ("%s[jnp.s_[2:5]]" % R, r[np.s_[2:5]]),
+    ("%s[jnp.s_[-3:]]" % R, r[np.s_[-3:]]),
+    ("%s[jnp.s_[::-2]]" % R, r[np.s_[::-2]]),
+    ("%s[jnp.s_[:-7]]" % R, r[np.s_[:-7]]),
+    ("%s[jnp.s_[8:2:-3]]" % R, r[np.s_[8:2:-3]]),
+    ("%s[jnp.s_[-2:-8:-2]]" % R, r[np.s_[-2:-8:-2]]),
+    ("%s[jnp.s_[3]]" % R, r[np.s_[3]]),
+    ("%s[jnp.s_[1:, ::2]]" % G, g[np.s_[1:, ::2]]),
+    ("%s[jnp.s_[1:2,]]" % G, g[np.s_[1:2,]]),
+    ("%s[jnp.index_exp[2:3]]" % G, g[np.index_exp[2:3]]),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

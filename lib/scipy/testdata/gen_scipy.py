@@ -208,6 +208,19 @@ cases += [
      sp.spence([0.0, 0.3, 0.75, 1.0, 1.9, 2.5, 50.0]), "f64"),
 ]
 
+# mode: (mode, count) along an axis, the smallest value among ties.
+M3 = "jnp.array([[3, 1, 4, 1], [5, 9, 2, 6], [5, 3, 5, 8]])"
+m3 = np.array([[3, 1, 4, 1], [5, 9, 2, 6], [5, 3, 5, 8]])
+def mode_pair(r):
+    return [r.mode, r.count]
+cases += [
+    ("scipy.stats.mode(%s)" % M3, mode_pair(st.mode(m3, keepdims=False))),
+    ("scipy.stats.mode(%s, axis=1)" % M3, mode_pair(st.mode(m3, axis=1, keepdims=False))),
+    ("scipy.stats.mode(%s, axis=-1, keepdims=True)" % M3, mode_pair(st.mode(m3, axis=-1, keepdims=True))),
+    ("scipy.stats.mode(%s, axis=None)" % M3, mode_pair(st.mode(m3, axis=None, keepdims=False))),
+    ("scipy.stats.mode(jnp.array([2.0, 2.0, 1.0, 1.0, 3.0]))", mode_pair(st.mode([2.0, 2.0, 1.0, 1.0, 3.0], keepdims=False))),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

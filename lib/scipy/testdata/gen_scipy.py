@@ -221,6 +221,15 @@ cases += [
     ("scipy.stats.mode(jnp.array([2.0, 2.0, 1.0, 1.0, 3.0]))", mode_pair(st.mode([2.0, 2.0, 1.0, 1.0, 3.0], keepdims=False))),
 ]
 
+# Kummer's function on both sides of 0.
+HA = [1.0, 0.5, 2.0, -1.5, 3.0, 0.0, -1.5, 4.5]
+HB = [2.0, 1.5, 0.5, 2.5, 4.0, 1.0, 2.5, 1.25]
+HX = [0.5, -3.0, 10.0, 2.0, -20.0, 5.0, -2.0, 30.0]
+cases += [
+    ("scipy.special.hyp1f1(jnp.array(%s), jnp.array(%s), jnp.array(%s))" % (HA, HB, HX), sp.hyp1f1(HA, HB, HX)),
+    ("scipy.special.hyp1f1(jnp.array(%s, jnp.float64), jnp.array(%s, jnp.float64), jnp.array(%s, jnp.float64))" % (HA[:6], HB[:6], HX[:6]), sp.hyp1f1(HA[:6], HB[:6], HX[:6]), "f64"),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

@@ -65,5 +65,7 @@
 //	| `broadcast(operand, sizes)`, `broadcast_to_rank(x, rank)`, `collapse(operand, start_dimension, stop_dimension=None)`, `split(operand, sizes, axis=0)` | new leading axes, merged axes, pieces (more.star) |
 //	| `reciprocal(x)`, `clz(x)` | `1 / x`; leading zero bits of integers (more.star) |
 //	| `dot(lhs, rhs, precision=None, preferred_element_type=None)`, `batch_matmul(lhs, rhs, precision=None)` | products of 1-D/2-D operands; matrix products batched over leading axes (more.star) |
+//	| `rng_bit_generator(key, shape, dtype=uint32, algorithm=RandomAlgorithm.RNG_DEFAULT)` | `(new_key, bits)`: XLA's RngBitGenerator for a uint32[4] key with Philox4x32-10, what XLA's CPU and GPU run for RNG_DEFAULT; uint8/uint16/uint32 (more.star) |
+//	| `RandomAlgorithm` | `RNG_DEFAULT` (0), `RNG_THREE_FRY` (1, not supported yet), `RNG_PHILOX` (2) |
 //	| `Precision` | `DEFAULT`, `HIGH`, `HIGHEST`: for `precision=` of `dot_general` and jnp's `dot`, `matmul`, `einsum` |
 package lax

@@ -31,6 +31,9 @@ func TestMoreErrors(t *testing.T) {
 		{"lax.batch_matmul(jnp.ones((2, 3, 4)), jnp.ones((3, 4, 5)))", "batch_matmul: batch dimensions must match"},
 		{"lax.conv_transpose(jnp.ones((1, 5, 2)), jnp.ones((3, 2, 2)), (1,), 'FULL')", "conv_transpose: padding must be 'SAME', 'VALID' or a sequence"},
 		{"lax.conv_transpose(jnp.ones((1, 5, 2)), jnp.ones((3, 2, 2)), (1, 1), 'SAME')", "conv_transpose: strides must have one entry per spatial dimension (1)"},
+		{"lax.rng_bit_generator(jnp.zeros(4, dtype=jnp.uint32), (2,), algorithm=lax.RandomAlgorithm.RNG_THREE_FRY)", "rng_bit_generator: only RandomAlgorithm.RNG_DEFAULT and RNG_PHILOX are supported"},
+		{"lax.rng_bit_generator(jnp.zeros(4, dtype=jnp.uint32), (2,), jnp.int32)", "rng_bit_generator: unsupported dtype int32"},
+		{"lax.rng_bit_generator(jnp.zeros(2, dtype=jnp.uint32), (2,))", "rng_bit_generator: key must be a uint32[4] array, got uint32[2]"},
 	} {
 		interp := jaxsh.New(jaxsh.Options{})
 		_, err := interp.RunString(context.Background(), "bad.star", "x = 1\ny = "+c.code+"\n", nil)

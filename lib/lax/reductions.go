@@ -7,6 +7,7 @@ import (
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
 )
 
 // lax's reductions over given axes (reduce_sum, ..., argmax), its
@@ -26,6 +27,11 @@ func init() {
 	jstarlark.Register(Module, "argmin", laxArgBuiltin("argmin"))
 	jstarlark.Register(Module, "integer_pow", laxIntegerPowBuiltin)
 	jstarlark.Register(Module, "select_n", laxSelectNBuiltin)
+	jstarlark.RegisterValue(Module, "RandomAlgorithm", starlarkstruct.FromStringDict(starlark.String("RandomAlgorithm"), starlark.StringDict{
+		"RNG_DEFAULT":   starlark.MakeInt(0),
+		"RNG_THREE_FRY": starlark.MakeInt(1),
+		"RNG_PHILOX":    starlark.MakeInt(2),
+	}))
 }
 
 // reduceAxes reads the axes of a reduction: distinct, in range, sorted.

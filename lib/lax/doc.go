@@ -67,5 +67,7 @@
 //	| `dot(lhs, rhs, precision=None, preferred_element_type=None)`, `batch_matmul(lhs, rhs, precision=None)` | products of 1-D/2-D operands; matrix products batched over leading axes (more.star) |
 //	| `rng_bit_generator(key, shape, dtype=uint32, algorithm=RandomAlgorithm.RNG_DEFAULT)` | `(new_key, bits)`: XLA's RngBitGenerator for a uint32[4] key with Philox4x32-10, what XLA's CPU and GPU run for RNG_DEFAULT; uint8/uint16/uint32 (more.star) |
 //	| `RandomAlgorithm` | `RNG_DEFAULT` (0), `RNG_THREE_FRY` (1, not supported yet), `RNG_PHILOX` (2) |
+//	| `conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)`, `ConvDimensionNumbers(lhs_spec, rhs_spec, out_spec)` | dimension numbers as the three permutations conv_general_dilated also takes (a tuple; composed.star) |
+//	| `broadcast_shapes(*shapes)`, `empty(shape, dtype)` | the broadcast shape; an array whose values do not matter (zeros) (more.star) |
 //	| `Precision` | `DEFAULT`, `HIGH`, `HIGHEST`: for `precision=` of `dot_general` and jnp's `dot`, `matmul`, `einsum` |
 package lax

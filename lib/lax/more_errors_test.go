@@ -34,6 +34,8 @@ func TestMoreErrors(t *testing.T) {
 		{"lax.rng_bit_generator(jnp.zeros(4, dtype=jnp.uint32), (2,), algorithm=lax.RandomAlgorithm.RNG_THREE_FRY)", "rng_bit_generator: only RandomAlgorithm.RNG_DEFAULT and RNG_PHILOX are supported"},
 		{"lax.rng_bit_generator(jnp.zeros(4, dtype=jnp.uint32), (2,), jnp.int32)", "rng_bit_generator: unsupported dtype int32"},
 		{"lax.rng_bit_generator(jnp.zeros(2, dtype=jnp.uint32), (2,))", "rng_bit_generator: key must be a uint32[4] array, got uint32[2]"},
+		{"lax.broadcast_shapes((2, 3), (4,))", "broadcast_shapes: incompatible shapes for broadcasting: (2, 3), (4,)"},
+		{"lax.conv_dimension_numbers((1, 2, 3), (1, 2), None)", "conv_dimension_numbers: convolution requires lhs and rhs ndim to be equal, got 3 and 2"},
 	} {
 		interp := jaxsh.New(jaxsh.Options{})
 		_, err := interp.RunString(context.Background(), "bad.star", "x = 1\ny = "+c.code+"\n", nil)

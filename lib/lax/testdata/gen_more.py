@@ -149,6 +149,26 @@ cases.append(("lax.conv_transpose(%s, %s, (2, 2), 'SAME', dimension_numbers=('NC
 cases.append(("lax.conv_with_general_padding(%s, %s, (1, 1), [(1, 0), (0, 1)], (2, 1), (1, 1))" % (X2, W2),
               dilate_pad_correlate_2d(x2, w2, (2, 1), [(1, 0), (0, 1)])))
 
+# Dimension numbers as permutations: JAX's documented ConvDimensionNumbers
+# for TensorFlow's layouts, and a convolution given them.
+cases += [
+    ("lax.conv_dimension_numbers((1, 5, 5, 2), (3, 3, 2, 4), ('NHWC', 'HWIO', 'NHWC'))", [[0, 3, 1, 2], [3, 2, 0, 1], [0, 3, 1, 2]]),
+    ("lax.conv_dimension_numbers((1, 2, 5), (4, 2, 3), None)", [[0, 1, 2], [0, 1, 2], [0, 1, 2]]),
+    ("lax.ConvDimensionNumbers((0, 3, 1, 2), (3, 2, 0, 1), (0, 3, 1, 2))", [[0, 3, 1, 2], [3, 2, 0, 1], [0, 3, 1, 2]]),
+]
+xh = np.arange(18.0).reshape(1, 3, 3, 2) / 9.0
+wh = np.cos(np.arange(16.0)).reshape(2, 2, 2, 2)
+out = np.zeros((1, 2, 2, 2))
+for p in range(2):
+    for q in range(2):
+        out[:, p, q] = np.einsum("nhwc,hwco->no", xh[:, p:p + 2, q:q + 2], wh)
+cases.append(("lax.conv_general_dilated(jnp.arange(18.0).reshape(1, 3, 3, 2) / 9.0, jnp.cos(jnp.arange(16.0)).reshape(2, 2, 2, 2), (1, 1), 'VALID', dimension_numbers=lax.conv_dimension_numbers((1, 3, 3, 2), (2, 2, 2, 2), ('NHWC', 'HWIO', 'NHWC')))", out))
+cases += [
+    ("lax.broadcast_shapes((2, 1), (3,), (1, 1, 1))", [1, 2, 3]),
+    ("lax.broadcast_shapes((5, 1, 4), (3, 1))", [5, 3, 4]),
+    ("lax.empty((2, 3), jnp.float32).shape", [2, 3]),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

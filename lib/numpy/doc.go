@@ -47,5 +47,6 @@
 //	| jnp.linalg (batched over leading axes; float32, float64, complex64 and complex128) | `jnp.linalg.inv jnp.linalg.solve jnp.linalg.det jnp.linalg.slogdet jnp.linalg.cholesky jnp.linalg.qr jnp.linalg.svd jnp.linalg.svdvals jnp.linalg.eigh jnp.linalg.eigvalsh jnp.linalg.eig jnp.linalg.eigvals jnp.linalg.lstsq jnp.linalg.pinv jnp.linalg.matrix_power jnp.linalg.matrix_rank jnp.linalg.norm jnp.linalg.matrix_norm jnp.linalg.vector_norm jnp.linalg.cond jnp.linalg.multi_dot jnp.linalg.cross jnp.linalg.outer jnp.linalg.tensorinv jnp.linalg.tensorsolve jnp.linalg.trace jnp.linalg.diagonal jnp.linalg.matmul jnp.linalg.matrix_transpose jnp.linalg.vecdot` |
 //	| function transformations | `vectorize` |
 //	| files (through the file policy) | `save load savez savez_compressed loadtxt savetxt` |
+//	| from bytes and text (dtype float64 by default, NumPy's float) | `frombuffer fromstring` |
 //	| linear algebra | `dot matmul vdot inner outer tensordot einsum trace`; `jnp.linalg.norm` |
 package numpy

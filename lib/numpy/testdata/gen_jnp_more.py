@@ -287,6 +287,21 @@ cases += [
     ("%s[jnp.index_exp[2:3]]" % G, g[np.index_exp[2:3]]),
 ]
 
+# frombytes.go: bytes written out as a Starlark literal.
+def blit(b):
+    return 'b"' + "".join("\\x%02x" % c for c in b) + '"'
+F64 = np.array([1.5, -2.25, 1e300]).tobytes()
+I32 = np.array([7, -1, 65536], dtype=np.int32).tobytes()
+cases += [
+    ("jnp.frombuffer(%s)" % blit(F64), np.frombuffer(F64), "f64"),
+    ("jnp.frombuffer(%s, dtype=jnp.int32)" % blit(I32), np.frombuffer(I32, dtype=np.int32)),
+    ("jnp.frombuffer(%s, dtype=jnp.int16, count=3, offset=2)" % blit(I32), np.frombuffer(I32, dtype=np.int16, count=3, offset=2)),
+    ("jnp.frombuffer(%s, dtype=jnp.uint8)" % blit(b"\x00\xff\x10"), np.frombuffer(b"\x00\xff\x10", dtype=np.uint8)),
+    ("jnp.fromstring('1 2  3.5\\n-4e2', sep=' ')", np.fromstring('1 2  3.5\n-4e2', sep=' '), "f64"),
+    ("jnp.fromstring('1, 2,3', dtype=jnp.int32, sep=',')", np.fromstring('1, 2,3', dtype=np.int32, sep=',')),
+    ("jnp.fromstring('5 6 7 8', dtype=jnp.float32, count=2, sep=' ')", np.fromstring('5 6 7 8', dtype=np.float32, count=2, sep=' ')),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

@@ -153,3 +153,59 @@ func BenchmarkBatchGradMLP(b *testing.B) {
 	benchEvalCPU(b, perExampleSetup, `batch(params, X, Y)["W1"]`)
 	reportProgram(b, perExampleSetup, "batch", "params, X, Y")
 }
+
+// BenchmarkPerExampleOverBatch runs the per-example and the batch gradient
+// alternately, so that both see the same machine load, and reports the
+// ratio of the process CPU time each took (the garbage collector's work
+// for the per-example result included), and of wall times.
+func BenchmarkPerExampleOverBatch(b *testing.B) {
+	session := newSession(&bytes.Buffer{}, nil)
+	thread := session.NewThread("bench")
+	globals, err := session.ExecFile(thread, "bench.star", perExampleSetup+`
+def run_per_example():
+    return per_example(params, X, Y)["W1"]
+
+def run_batch():
+    return batch(params, X, Y)["W1"]
+`)
+	if err != nil {
+		b.Fatal(FormatError(err))
+	}
+	timeOne := func(name string) (cpu, wall time.Duration, err error) {
+		startCPU, start := cpuTime(), time.Now()
+		v, err := starlark.Call(thread, globals[name].(starlark.Callable), nil, nil)
+		if err != nil {
+			return 0, 0, err
+		}
+		if _, err := v.(*Array).Buffer(); err != nil {
+			return 0, 0, err
+		}
+		return cpuTime() - startCPU, time.Since(start), nil
+	}
+	var cpuPer, cpuBatch, wallPer, wallBatch time.Duration
+	_, err = RunThread(thread, func() (struct{}, error) {
+		for _, name := range []string{"run_per_example", "run_batch"} { // compile both first
+			if _, _, err := timeOne(name); err != nil {
+				return struct{}{}, err
+			}
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			c, w, err := timeOne("run_per_example")
+			if err != nil {
+				return struct{}{}, err
+			}
+			cpuPer, wallPer = cpuPer+c, wallPer+w
+			if c, w, err = timeOne("run_batch"); err != nil {
+				return struct{}{}, err
+			}
+			cpuBatch, wallBatch = cpuBatch+c, wallBatch+w
+		}
+		return struct{}{}, nil
+	})
+	if err != nil {
+		b.Fatal(FormatError(err))
+	}
+	b.ReportMetric(float64(cpuPer)/float64(cpuBatch), "cpu-per-example/batch")
+	b.ReportMetric(float64(wallPer)/float64(wallBatch), "wall-per-example/batch")
+}

@@ -121,6 +121,11 @@ func compileKernel(name string, k *jit.Kernel) (step, string, error) {
 		st.kind = stepNone
 		return st, "", nil
 	case "dot_general":
+		if outer, ok := outerProductKernel(e); ok {
+			text, err := loopKernel(name, outer)
+			st.shape = loopShape(outer)
+			return st, text, wrap(err)
+		}
 		text, geo, err := dotKernel(name, e)
 		st.in = []*trace.Var{}
 		for _, a := range e.In {

@@ -46,9 +46,6 @@ func compileLoop(k *jit.Kernel) (fusedRunner, error) {
 	if r, ok := loneTranspose(k); ok {
 		return r, nil
 	}
-	if r, err := compileNative(k); err == nil {
-		return r, nil
-	}
 	c, err := newFusedCompiler(k)
 	if err != nil {
 		return nil, err
@@ -64,6 +61,9 @@ func compileLoop(k *jit.Kernel) (fusedRunner, error) {
 		return nil, err
 	}
 	lk.rowLen = transposedRowLen(k)
+	if r, err := compileNative(k, lk); err == nil {
+		return r, nil
+	}
 	return lk, nil
 }
 

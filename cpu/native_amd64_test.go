@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -24,7 +25,7 @@ func runBothWays(t *testing.T, name string, j *trace.Jaxpr, shape trace.Shape, w
 	t.Helper()
 	p := fusedProgramOf(j, jit.LoopKernel, shape)
 	if nativeEnabled() {
-		_, err := compileNative(p.Kernels[0])
+		_, err := compileNative(p.Kernels[0], nil)
 		if wantNative && err != nil {
 			t.Fatalf("%s: not compiled natively: %v", name, err)
 		}
@@ -95,6 +96,51 @@ func TestNativeMixedWidths(t *testing.T) {
 		randomBuffer(t, rng, trace.Float32, false, 10, 100), randomBuffer(t, rng, trace.Float64, false, n))
 }
 
+// sin and cos follow vmath's vector path where it applies; a chunk with
+// a lane beyond it (huge, infinite, NaN) is computed by the block machine,
+// also when the kernel writes over its input.
+func TestNativeSinCos(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{5, 64, 1000, 3*grainElements + 1} {
+		xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
+		v := view[float32](xs)
+		for i := range v {
+			v[i] = float32(rng.NormFloat64() * math.Exp2(float64(rng.IntN(30)-6)))
+		}
+		special := []float32{0, float32(math.Copysign(0, -1)), 0x1p24, -0x1p24, math.Nextafter32(0x1p24, 0),
+			505.79642, 1e30, float32(math.Inf(1)), float32(math.NaN()), 3.1415927, -1.5707964}
+		for i, f := range special {
+			if n > 100 || i < n {
+				v[(i*7919)%n] = f
+			}
+		}
+		for _, fn := range []string{"sin", "cos"} {
+			jb := newJaxprBuilder(t)
+			x := jb.input(trace.Float32, n)
+			y := jb.bind(fn, nil, x)
+			j := jb.build(jb.bind("add", nil, jb.bind("mul", nil, y, jb.lit(2.0, trace.Float32)), x), y)
+			runBothWays(t, fmt.Sprintf("%s[%d]", fn, n), j, trace.Shape{n}, true, xs)
+			// x dies at the call: the result may take its register.
+			jb = newJaxprBuilder(t)
+			x = jb.input(trace.Float32, n)
+			j = jb.build(jb.bind(fn, nil, x))
+			runBothWays(t, fmt.Sprintf("%s alone [%d]", fn, n), j, trace.Shape{n}, true, xs)
+		}
+	}
+	// A million ordinary lanes, spread over every binade below 2^24: no
+	// chunk is flagged, and every lane is the vector code's.
+	const many = 1 << 20
+	xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{many}, DType: trace.Float32})
+	for i, v := 0, view[float32](xs); i < many; i++ {
+		v[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(50)-26) * float64(1-2*rng.IntN(2)))
+	}
+	for _, fn := range []string{"sin", "cos"} {
+		jb := newJaxprBuilder(t)
+		x := jb.input(trace.Float32, many)
+		runBothWays(t, fn+" of ordinary values", jb.build(jb.bind(fn, nil, x)), trace.Shape{many}, true, xs)
+	}
+}
+
 // Kernels that move elements stay on the block machine, with the same
 // results.
 func TestNativeRefusesIndexMaps(t *testing.T) {
@@ -151,7 +197,7 @@ func FuzzNativeKernels(f *testing.F) {
 		for p := prog[2:]; len(p) >= 3; p = p[3:] {
 			x, y := pick(p[1]), pick(p[2])
 			var v *trace.Var
-			switch p[0] % 16 {
+			switch p[0] % 18 {
 			case 0:
 				v = jb.bind("add", nil, x, y)
 			case 1:
@@ -190,6 +236,11 @@ func FuzzNativeKernels(f *testing.F) {
 				v = jb.convert(jb.bind("mul", nil, jb.convert(x, other), jb.convert(y, other)), dt)
 			case 15:
 				v = jb.bind("square", nil, x)
+			case 16, 17:
+				if dt != trace.Float32 {
+					continue
+				}
+				v = jb.bind([]string{"sin", "cos"}[p[0]%18-16], nil, jb.bind("mul", nil, x, jb.lit(math.Ldexp(1, int(p[2]%40)-8), dt)))
 			}
 			vals = append(vals, v)
 		}
@@ -214,7 +265,7 @@ func TestNativeDumpListing(t *testing.T) {
 	}
 	saved := os.Stderr
 	os.Stderr = w
-	_, cerr := compileNative(fusedProgramOf(j, jit.LoopKernel, trace.Shape{40}).Kernels[0])
+	_, cerr := compileNative(fusedProgramOf(j, jit.LoopKernel, trace.Shape{40}).Kernels[0], nil)
 	os.Stderr = saved
 	w.Close()
 	out, _ := io.ReadAll(r)

@@ -295,6 +295,20 @@ func (a *assembler) blend(op evexOp, w vecWidth, dst, x uint8, y rmOperand, k ui
 	a.list("%s %s{k%d}, %s, %s", op.name, w.reg(dst), k, w.reg(x), y.text())
 }
 
+// shiftLeftQ: dst = src << imm per qword (VPSLLQ's immediate form keeps
+// the destination in vvvv and /6 in ModRM.reg).
+func (a *assembler) shiftLeftQ(w vecWidth, dst, src uint8, imm uint8) {
+	a.evex(evexOp{pp: 1, mm: 1, w: 1, code: 0x73}, w, 6, dst, vreg(w, src), 0, false, int(imm))
+	a.list("vpsllq %s, %s, %d", w.reg(dst), w.reg(src), imm)
+}
+
+// truncQD: ymm dst = the low dword of each qword of zmm src (VPMOVQD's
+// destination is ModRM.rm).
+func (a *assembler) truncQD(dst, src uint8) {
+	a.evex(evexOp{pp: 2, mm: 2, w: 0, code: 0x35}, zmmWidth, src, 0, vreg(ymmWidth, dst), 0, false, -1)
+	a.list("vpmovqd %s, %s", ymmWidth.reg(dst), zmmWidth.reg(src))
+}
+
 // Mask-register instructions (word forms: 16 lanes at most).
 
 func (a *assembler) kmovwLoad(k uint8, m memOperand) {
@@ -341,6 +355,17 @@ func (a *assembler) zero32(r gpr) {
 	}
 	a.code = append(a.code, 0x31, 0xC0|byte(r&7)<<3|byte(r&7))
 	a.list("xor %s, %s", r.low32(), r.low32())
+}
+
+// storeByte: byte [base+disp] = imm.
+func (a *assembler) storeByte(base gpr, disp int32, imm uint8) {
+	if base > 7 {
+		a.code = append(a.code, rex(false, 0, 0, base))
+	}
+	a.code = append(a.code, 0xC6)
+	a.modrm(0, memOp(memOperand{base: base, disp: disp}), 1)
+	a.code = append(a.code, imm)
+	a.list("mov byte %s, %d", memOperand{base: base, disp: disp}, imm)
 }
 
 func (a *assembler) addImm(r gpr, imm int32) {

@@ -27,9 +27,12 @@ func TestNativeEncoder(t *testing.T) {
 	a.knotw(5, 2)
 	a.addImm(rcx, 8)
 	a.cmp(rcx, rax)
+	a.shiftLeftQ(zmmWidth, 28, 3, 31)
+	a.truncQD(28, 9)
+	a.storeByte(rdi, 16, 1)
 	const wantHex = "62c18d4058c9" + "62c17ca910a48d00000000" + "6241fd49118ccc00000000" + "6291fd40c2df12" +
 		"62823d2d65f8" + "62817c485ad3" + "6231fd485adb" + "6241fd4851ec" + "4c8b9c2730000000" + "31c9" +
-		"c5e441d4" + "c5f844ea" + "4881c108000000" + "4839c1"
+		"c5e441d4" + "c5f844ea" + "4881c108000000" + "4839c1" + "62f19d4073f31f" + "62127e4835cc" + "c684271000000001"
 	if got := hex.EncodeToString(a.code); got != wantHex {
 		t.Errorf("code:\n%s\nwant\n%s", got, wantHex)
 	}
@@ -47,6 +50,9 @@ kandw k2, k3, k4
 knotw k5, k2
 add rcx, 8
 cmp rcx, rax
+vpsllq zmm28, zmm3, 31
+vpmovqd ymm28, zmm9
+mov byte [rdi+16], 1
 `
 	if got := strings.ReplaceAll(a.text(), "\t", ""); got != wantListing {
 		t.Errorf("listing:\n%s\nwant\n%s", got, wantListing)

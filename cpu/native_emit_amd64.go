@@ -3,6 +3,9 @@ package cpu
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
+
+	"github.com/jaxsh/jaxsh/cpu/vmath"
 
 	"github.com/jaxsh/jaxsh/trace"
 )
@@ -18,7 +21,8 @@ import (
 //
 // Calling convention (callNative): DI points at the argument block, words
 // of 8 bytes: [0] the elements the whole-vector loop covers, [1] the mask
-// of the remaining lanes, then one pointer per input (at the chunk's first
+// of the remaining lanes, [2] a flag the code sets when some lane of the
+// chunk is outside the range its sin or cos covers, then one pointer per input (at the chunk's first
 // element, or at an input's only element) and one per output. Registers:
 // CX the element index, AX the loop's end, pointers in the registers of
 // pointerRegs; vector registers 0-31 hold values, k1 the tail mask, k2-k5
@@ -30,11 +34,16 @@ var pointerRegs = []gpr{rsi, rdx, r8, r9, r10, r11, r12, r13, rbx}
 const (
 	argMain = 0
 	argTail = 1
-	argPtrs = 2
+	argFlag = 2 // set by the code when lanes need the block machine
+	argPtrs = 3
 
 	tailMask    = 1
 	scratchMask = 6
 	boolMasks   = 4 // k2-k5
+
+	// Kernels with sin or cos keep vector registers from firstScratch up
+	// for the float64 temporaries of the sequence.
+	firstScratch = 26
 )
 
 type nativeCode struct {
@@ -42,6 +51,7 @@ type nativeCode struct {
 	listing string
 	lanes   int
 	inFull  []bool // input i is read at the lane's index (else one element)
+	flags   bool   // the code may flag chunks for the block machine
 }
 
 type nativeEmitter struct {
@@ -60,11 +70,11 @@ func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
 		has64 = has64 || n.dt == trace.Float64
 	}
 	e := &nativeEmitter{l: l, lanes: 16, reg: make([]uint8, len(l.nodes)), inPtr: map[int]gpr{}}
-	if has64 {
+	if has64 || l.trig {
 		e.lanes = 8
 	}
 	// Pointer registers: inputs read per lane, then outputs.
-	code := &nativeCode{lanes: e.lanes, inFull: make([]bool, nIn)}
+	code := &nativeCode{lanes: e.lanes, inFull: make([]bool, nIn), flags: l.trig}
 	next := 0
 	for _, n := range l.nodes {
 		if n.op == nLoad && !code.inFull[n.input] {
@@ -137,7 +147,11 @@ func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
 // reader (outputs are read by the stores at the end of the body).
 func (e *nativeEmitter) allocate(pro, body, outs []int) error {
 	var freeVec, freeMask []uint8
-	for r := 31; r >= 0; r-- {
+	top := 31
+	if e.l.trig {
+		top = firstScratch - 1
+	}
+	for r := top; r >= 0; r-- {
 		freeVec = append(freeVec, uint8(r))
 	}
 	for k := 2 + boolMasks - 1; k >= 2; k-- {
@@ -306,8 +320,69 @@ func (e *nativeEmitter) node(i int, mask uint8) {
 		a.kop(map[byte]string{0x41: "kandw", 0x45: "korw", 0x47: "kxorw"}[n.sub], n.sub, dst, arg(0), arg(1))
 	case nBoolNot:
 		a.knotw(dst, arg(0))
+	case nSin, nCos:
+		e.sinCos(n.op == nCos, dst, arg(0), mask)
 	default:
 		panic(fmt.Sprintf("cpu: native node op %d", n.op))
+	}
+}
+
+// sinCos computes vmath's sinLanes or cosLanes (trig.go), operation for
+// operation, on the eight float32 lanes of ymm x, and raises the chunk's
+// flag when a lane (selected by mask, if any) is beyond the range that
+// path covers or NaN.
+func (e *nativeEmitter) sinCos(cos bool, dst, x uint8, mask uint8) {
+	a := &e.a
+	k := vmath.SinCosConstants()
+	c := func(f float64) rmOperand { return memOp(e.bitsConst(trace.Float64, math.Float64bits(f))) }
+	f64 := func(code byte, name string) evexOp { return floatOp(trace.Float64, code, name) }
+	add, sub, mul := f64(0x58, "add"), f64(0x5C, "sub"), f64(0x59, "mul")
+	const xd, hi, shifted, f, s = firstScratch, firstScratch + 1, firstScratch + 2, firstScratch + 3, firstScratch + 4
+	z := zmmWidth
+	// Lanes the path does not cover: !(|x| <= limit), NaN included. x is
+	// read before anything is written: dst may be x's register.
+	a.op3(intOp(trace.Float32, 0xDB, "and"), ymmWidth, s, x, memOp(e.bitsConst(trace.Float32, ^signBit(trace.Float32)&allBits(trace.Float32))), 0, false)
+	a.compare(floatOp(trace.Float32, 0xC2, "cmp"), ymmWidth, scratchMask, s, memOp(e.bitsConst(trace.Float32, uint64(math.Float32bits(k.FastMax)))), 0x06)
+	if mask != 0 {
+		a.kop("kandw", 0x41, scratchMask, scratchMask, mask)
+	}
+	covered := a.newLabel()
+	a.kortestw(scratchMask, scratchMask)
+	a.jcc(condZ, covered)
+	a.storeByte(rdi, 8*argFlag, 1)
+	a.bind(covered)
+	a.op2(evexOp{pp: 0, mm: 1, w: 0, code: 0x5A, name: "vcvtps2pd"}, z, xd, vreg(ymmWidth, x), z, 0, false)
+	a.op3(mul, z, hi, xd, c(k.InvPi1), 0, false)
+	if cos {
+		a.op3(sub, z, shifted, hi, c(0.5), 0, false)
+		a.op3(add, z, shifted, shifted, c(k.RoundShift), 0, false)
+		a.op3(sub, z, f, shifted, c(k.RoundShift), 0, false)
+		a.op3(add, z, f, f, c(0.5), 0, false)
+	} else {
+		a.op3(add, z, shifted, hi, c(k.RoundShift), 0, false)
+		a.op3(sub, z, f, shifted, c(k.RoundShift), 0, false)
+	}
+	a.op3(sub, z, f, hi, vreg(z, f), 0, false)
+	a.op3(mul, z, xd, xd, c(k.InvPi2), 0, false)
+	a.op3(add, z, f, f, vreg(z, xd), 0, false)
+	a.op3(mul, z, s, f, vreg(z, f), 0, false)
+	acc := uint8(hi)
+	a.op3(mul, z, acc, s, c(k.SinPi[4]), 0, false)
+	for i := 3; i >= 0; i-- {
+		a.op3(add, z, acc, acc, c(k.SinPi[i]), 0, false)
+		if i > 0 {
+			a.op3(mul, z, acc, s, vreg(z, acc), 0, false)
+		}
+	}
+	a.op3(mul, z, acc, f, vreg(z, acc), 0, false)
+	a.op2(evexOp{pp: 1, mm: 1, w: 1, code: 0x5A, name: "vcvtpd2ps"}, ymmWidth, dst, vreg(z, acc), z, 0, false)
+	// The sign: the low bit of shifted's bits moved to bit 31 of a dword.
+	a.shiftLeftQ(z, shifted, shifted, 31)
+	a.truncQD(shifted, shifted)
+	y := ymmWidth
+	a.op3(intOp(trace.Float32, 0xEF, "xor"), y, dst, dst, vreg(y, shifted), 0, false)
+	if cos {
+		a.op3(intOp(trace.Float32, 0xEF, "xor"), y, dst, dst, memOp(e.bitsConst(trace.Float32, signBit(trace.Float32))), 0, false)
 	}
 }
 

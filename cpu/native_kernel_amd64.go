@@ -42,10 +42,14 @@ type nativeKernel struct {
 	size    int
 	inSize  []int // element size of each input
 	outSize []int
+	// portable computes chunks whose lanes the code flagged (argFlag).
+	portable *loopKernel
 }
 
-// compileNative compiles k to native code, or says why it cannot.
-func compileNative(k *jit.Kernel) (fusedRunner, error) {
+// compileNative compiles k to native code, or says why it cannot;
+// portable is k on the block machine, for the chunks the code cannot
+// finish.
+func compileNative(k *jit.Kernel, portable *loopKernel) (fusedRunner, error) {
 	if !nativeEnabled() {
 		return nil, errNotNative("off")
 	}
@@ -61,7 +65,7 @@ func compileNative(k *jit.Kernel) (fusedRunner, error) {
 	if err != nil {
 		return nil, err
 	}
-	nk := &nativeKernel{mem: mem, code: code, size: l.size}
+	nk := &nativeKernel{mem: mem, code: code, size: l.size, portable: portable}
 	for _, v := range k.In {
 		nk.inSize = append(nk.inSize, v.Aval().DType.Size())
 	}
@@ -86,6 +90,12 @@ func dumpKernels() bool {
 }
 
 func (k *nativeKernel) run(in, out []*Buffer, stop stopSignal) {
+	if k.code.flags && sharesMemory(in, out) {
+		// A flagged chunk is computed again from the inputs, which must
+		// not have been overwritten by then.
+		k.portable.run(in, out, stop)
+		return
+	}
 	lanes := k.code.lanes
 	vectors := (k.size + lanes - 1) / lanes
 	if k.size <= grainElements {
@@ -116,11 +126,25 @@ func (k *nativeKernel) runRange(in, out []*Buffer, lo, hi int) {
 			args[argPtrs+len(in)+j] = dataAddress(b) + uintptr(c*k.outSize[j])
 		}
 		callNative(k.mem.entry(), &args[0])
+		if args[argFlag] != 0 {
+			args[argFlag] = 0
+			k.portable.runRange(in, out, c, c+n)
+		}
 	}
 	// The buffers and the code must outlive every call above.
 	runtime.KeepAlive(in)
 	runtime.KeepAlive(out)
 	runtime.KeepAlive(k.mem)
+}
+
+// runRange runs the block machine on elements [lo, hi).
+func (k *loopKernel) runRange(in, out []*Buffer, lo, hi int) {
+	bl := k.prog.blockLen
+	s := k.prog.acquire(in, out, hi-lo)
+	for b := lo; b < hi; b += bl {
+		s.runBlock(b, min(bl, hi-b))
+	}
+	k.prog.release(s)
 }
 
 func dataAddress(b *Buffer) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b.data))) }

@@ -37,6 +37,8 @@ const (
 	nConvert // float32 ↔ float64
 	nBoolOp  // and or xor of bools
 	nBoolNot // not of a bool
+	nSin     // float32 sin and cos by vmath's vector path (through float64)
+	nCos
 )
 
 type vnode struct {
@@ -51,6 +53,10 @@ type vnode struct {
 }
 
 type nativeLowering struct {
+	// trig: the kernel computes sin or cos, whose vector path covers
+	// |x| ≤ vmath's limit; generated code flags chunks with other lanes,
+	// which the block machine then computes again.
+	trig     bool
 	size     int
 	producer map[*trace.Var]*trace.Eqn
 	inputs   map[*trace.Var]int
@@ -297,6 +303,11 @@ func (l *nativeLowering) elementwise(e *trace.Eqn, dt trace.DType, args []int, i
 		node.op, node.sub = nBoolOp, boolOpcodes[name]
 	case name == "not" && argDT == trace.Bool:
 		node.op = nBoolNot
+	case (name == "sin" || name == "cos") && argDT == trace.Float32:
+		node.op, l.trig = nSin, true
+		if name == "cos" {
+			node.op = nCos
+		}
 	default:
 		return 0, errNotNative("%s on %s", name, argDT)
 	}

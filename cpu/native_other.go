@@ -10,7 +10,7 @@ import (
 
 // No code generator for this architecture: fused kernels run on the block
 // machine.
-func compileNative(*jit.Kernel) (fusedRunner, error) {
+func compileNative(*jit.Kernel, *loopKernel) (fusedRunner, error) {
 	return nil, errors.New("cpu: no native code generator for this architecture")
 }
 

@@ -55,6 +55,10 @@ def f_sum(x):
     return x * np.float32(2) + np.sum(x, axis=1, keepdims=True)
 
 
+def chain6(x, y):
+    return ((x * y + np.float32(1.5)) - y) * x / (y + np.float32(2))
+
+
 # Each row: Go benchmark name, NumPy callable factory, work, kind of bound.
 # Kinds: "triad" (bytes moved, elementwise), "read" (bytes read), "fma"
 # (float32 flops against the FMA peak), "flops" (a rate with no single
@@ -67,6 +71,7 @@ def numpy_cases():
     xs = np.arange(N, dtype=np.float32) * np.float32(1e-3)
     u16 = rng.random(N, dtype=np.float32)
     u1 = rng.random(M, dtype=np.float32)
+    v16 = rng.random(N, dtype=np.float32)
     idx = rng.integers(0, N, M, dtype=np.int32)
     sq = rng.random((4096, 4096), dtype=np.float32)
     vec = rng.random(4096, dtype=np.float32)
@@ -105,6 +110,8 @@ def numpy_cases():
         ("JnpBatchedMatmulFloat32_256x64", "matmul 256 x 64^2", lambda: bat[0] @ bat[1], 2 * 256 * 64 ** 3, "fma"),
         ("JnpMatvecFloat32_4096", "matrix-vector 4096^2", lambda: sq @ vec, 4 * N, "read"),
         ("JitWellFused8M", "jit f_well_fused 8M x 2", lambda: f_well_fused(x8), 2 * x8.nbytes, "triad"),
+        ("JitChain6Float32_16M", "jit 6-op elementwise chain 16M", lambda: chain6(u16, v16), 3 * 4 * N, "triad"),
+        ("JitChain6Float32_16MPortable", "same, JAXSH_CPU_CODEGEN=0", lambda: chain6(u16, v16), 3 * 4 * N, "triad"),
         ("JitSumKeepdims8M", "jit x*2 + sum(keepdims) 8M x 2", lambda: f_sum(x8), 2 * x8.nbytes, "triad"),
         # NumPy 1.24's pocketfft computes complex64 in complex128.
         ("JnpFFTComplex64_1M", "fft complex64 1M", lambda: np.fft.fft(z1m), 5 * M * 20, "flops"),

@@ -52,6 +52,7 @@ type nativeCode struct {
 	lanes   int
 	inFull  []bool // input i is read at the lane's index (else one element)
 	flags   bool   // the code may flag chunks for the block machine
+	bodyOps int    // instructions per vector of the loop
 }
 
 type nativeEmitter struct {
@@ -125,7 +126,9 @@ func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
 	a.test(rax)
 	a.jcc(condZ, tail)
 	a.bind(loop)
+	before := len(a.listing)
 	e.body(body, outs, 0)
+	code.bodyOps = len(a.listing) - before
 	a.addImm(rcx, int32(e.lanes))
 	a.cmp(rcx, rax)
 	a.jcc(condB, loop)

@@ -32,7 +32,8 @@ func nativeEnabled() bool {
 
 // nativeChunk bounds the elements one call of generated code covers, so
 // that a goroutine returns to Go code (where it can be preempted and its
-// stack scanned) every few tens of microseconds.
+// stack scanned) every few tens of microseconds; kernels with long bodies
+// take fewer (nativeKernel.grain).
 const nativeChunk = 1 << 16
 
 // A nativeKernel is a loop kernel compiled to machine code.
@@ -44,6 +45,10 @@ type nativeKernel struct {
 	outSize []int
 	// portable computes chunks whose lanes the code flagged (argFlag).
 	portable *loopKernel
+	// grain is the elements of one call and the smallest share of the
+	// worker pool: nativeChunk for a short body, fewer for a long one, so
+	// that every call is short and a stop request is seen soon.
+	grain int
 }
 
 // compileNative compiles k to native code, or says why it cannot;
@@ -65,7 +70,9 @@ func compileNative(k *jit.Kernel, portable *loopKernel) (fusedRunner, error) {
 	if err != nil {
 		return nil, err
 	}
-	nk := &nativeKernel{mem: mem, code: code, size: l.size, portable: portable}
+	perElement := max(1, code.bodyOps/code.lanes)
+	grain := min(nativeChunk, grainElements*4/max(4, perElement))
+	nk := &nativeKernel{mem: mem, code: code, size: l.size, portable: portable, grain: max(code.lanes, grain&^(code.lanes-1))}
 	for _, v := range k.In {
 		nk.inSize = append(nk.inSize, v.Aval().DType.Size())
 	}
@@ -98,11 +105,11 @@ func (k *nativeKernel) run(in, out []*Buffer, stop stopSignal) {
 	}
 	lanes := k.code.lanes
 	vectors := (k.size + lanes - 1) / lanes
-	if k.size <= grainElements {
+	if k.size <= k.grain {
 		k.runRange(in, out, 0, k.size)
 		return
 	}
-	pool.parallelFor(stop, vectors, grainElements/lanes, func(lo, hi int) {
+	pool.parallelFor(stop, vectors, k.grain/lanes, func(lo, hi int) {
 		k.runRange(in, out, lo*lanes, min(hi*lanes, k.size))
 	})
 }
@@ -111,8 +118,8 @@ func (k *nativeKernel) run(in, out []*Buffer, stop stopSignal) {
 func (k *nativeKernel) runRange(in, out []*Buffer, lo, hi int) {
 	args := make([]uintptr, argPtrs+len(in)+len(out))
 	lanes := k.code.lanes
-	for c := lo; c < hi; c += nativeChunk {
-		n := min(nativeChunk, hi-c)
+	for c := lo; c < hi; c += k.grain {
+		n := min(k.grain, hi-c)
 		whole := n &^ (lanes - 1)
 		args[argMain] = uintptr(whole)
 		args[argTail] = uintptr(1)<<(n-whole) - 1

@@ -7,8 +7,10 @@
 // The namespaces scripts use (jnp, lax, nn, random, ...) are not here: each
 // is a package under lib/ that builds its module on the API below, and the
 // root package jaxsh assembles them into the predeclared names. So are the
-// function transformations (lib/transform: grad, vmap, jacfwd, ...), top-level
-// builtins built on the same API. This package never imports a library.
+// function transformations (lib/transform: grad, vmap, jacfwd, ...) and
+// export (lib/export), top-level builtins built on the same API, and NumPy
+// indexing, which lib/numpy installs as x[key] and x.at[key] (SetIndexing).
+// This package never imports a library.
 //
 // # The API for library code
 //

@@ -135,3 +135,26 @@ func TestRotationPanelsPortable(t *testing.T) {
 		}
 	}
 }
+
+// The assembly rank-2 row update and the portable one give the same bits.
+func TestRank2RowPortable(t *testing.T) {
+	if !reduceHasAVX {
+		t.Skip("no AVX: only the portable update runs")
+	}
+	rng := rand.New(rand.NewSource(20))
+	for _, n := range []int{1, 8, 37, 200} {
+		row, v, w := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range row {
+			row[i], v[i], w[i] = rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+		}
+		vi, wi := rng.NormFloat64(), rng.NormFloat64()
+		want := slices.Clone(row)
+		rank2RowGo(want, v, w, vi, wi)
+		rank2Row(row, v, w, vi, wi)
+		for i := range row {
+			if math.Float64bits(row[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("n=%d element %d: assembly %v, portable %v", n, i, row[i], want[i])
+			}
+		}
+	}
+}

@@ -86,3 +86,41 @@ rotloop:
 rotdone:
 	VZEROUPPER
 	RET
+
+// func rank2F64AVX(row, v, w *float64, vi, wi float64, n int)
+//
+// row[j] -= vi*w[j] + wi*v[j] for j < n, n a multiple of 8: the
+// symmetric rank-2 update of one row in tridiagonalize
+// (linalg_sytrd.go), with the same operations as its Go loop.
+TEXT ·rank2F64AVX(SB), NOSPLIT, $0-48
+	MOVQ row+0(FP), DI
+	MOVQ v+8(FP), SI
+	MOVQ w+16(FP), DX
+	VBROADCASTSD vi+24(FP), Y14
+	VBROADCASTSD wi+32(FP), Y15
+	MOVQ n+40(FP), CX
+	SHRQ $3, CX
+	JZ   rank2done
+
+rank2loop:
+	VMULPD  0(DX), Y14, Y0
+	VMULPD  32(DX), Y14, Y1
+	VMULPD  0(SI), Y15, Y2
+	VMULPD  32(SI), Y15, Y3
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y3, Y1, Y1
+	VMOVUPD 0(DI), Y4
+	VMOVUPD 32(DI), Y5
+	VSUBPD  Y0, Y4, Y4
+	VSUBPD  Y1, Y5, Y5
+	VMOVUPD Y4, 0(DI)
+	VMOVUPD Y5, 32(DI)
+	ADDQ    $64, DI
+	ADDQ    $64, SI
+	ADDQ    $64, DX
+	DECQ    CX
+	JNZ     rank2loop
+
+rank2done:
+	VZEROUPPER
+	RET

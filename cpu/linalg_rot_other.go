@@ -7,3 +7,13 @@ package cpu
 func rotSweepPanels(p []float64, stride int, cs []float64, lo, hi int) {
 	rotSweepPanelsGo(p, stride, cs, lo, hi)
 }
+
+// rank2Row sets row[j] -= vi·w[j] + wi·v[j].
+func rank2Row(row, v, w []float64, vi, wi float64) { rank2RowGo(row, v, w, vi, wi) }
+
+// axpyRow sets out[j] += a·x[j].
+func axpyRow(out, x []float64, a float64) {
+	for j := range out {
+		out[j] += x[j] * a
+	}
+}

@@ -10,7 +10,8 @@ import "math"
 // (both triangles), so every step is contiguous row work — a
 // matrix-vector product as dot products of rows, then the symmetric
 // rank-2 update as two axpys per row — shared out over rows across the
-// pool, on gonum's vector kernels.
+// pool, with vector kernels (linalg_rot_amd64.s, the dot products
+// gonum's).
 
 // realReflector makes H = I - τ·v·vᵀ with H·x = β·e₁ for x (len ≥ 1),
 // overwriting x with v (v[0] = 1); τ = 0 when x is already β·e₁.
@@ -62,9 +63,7 @@ func tridiagonalize(a []float64, n int, d, e, q []float64) {
 		blasImpl.Daxpy(m, alpha, v, 1, yk, 1)
 		pool.parallelFor(nil, m, rowGrain(m), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				row := a[base+i*n : base+i*n+m]
-				blasImpl.Daxpy(m, -v[i], yk, 1, row, 1)
-				blasImpl.Daxpy(m, -yk[i], v, 1, row, 1)
+				rank2Row(a[base+i*n:base+i*n+m], v, yk, v[i], yk[i])
 			}
 		})
 	}
@@ -90,14 +89,22 @@ func tridiagonalize(a []float64, n int, d, e, q []float64) {
 			clear(wk[lo:hi])
 			for i := range m {
 				if v[i] != 0 {
-					blasImpl.Daxpy(hi-lo, v[i], q[base+i*n+lo:base+i*n+hi], 1, wk[lo:hi], 1)
+					axpyRow(wk[lo:hi], q[base+i*n+lo:base+i*n+hi], v[i])
 				}
 			}
 		})
 		pool.parallelFor(nil, m, rowGrain(m), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				blasImpl.Daxpy(m, -tau*v[i], wk, 1, q[base+i*n:base+i*n+m], 1)
+				axpyRow(q[base+i*n:base+i*n+m], wk, -tau*v[i])
 			}
 		})
+	}
+}
+
+// rank2RowGo is rank2Row's portable loop, the assembly's operations in
+// the same order.
+func rank2RowGo(row, v, w []float64, vi, wi float64) {
+	for j := range row {
+		row[j] -= vi*w[j] + wi*v[j]
 	}
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"math/cmplx"
 
 	"github.com/jaxsh/jaxsh/trace"
 )
@@ -22,9 +23,9 @@ func init() {
 	registerKernel("cholesky", linalgKernel(choleskyOne, choleskyComplex))
 	registerKernel("lu", linalgKernel(luOne, luComplex))
 	registerKernel("qr", linalgKernel(qrOne, qrComplex))
-	registerKernel("eigh", linalgKernel(eighOne, eighComplex))
-	registerKernel("eig", linalgKernel(eigOne, eigComplex))
-	registerKernel("svd", linalgKernel(svdOne, svdComplex))
+	registerKernel("eigh", linalgKernel(nanUnlessFinite(eighOne), nanUnlessFinite(eighComplex)))
+	registerKernel("eig", linalgKernel(nanUnlessFinite(eigOne), nanUnlessFinite(eigComplex)))
+	registerKernel("svd", linalgKernel(nanUnlessFinite(svdOne), nanUnlessFinite(svdComplex)))
 	registerKernel("triangular_solve", linalgKernel(triangularSolveOne, triangularSolveComplex))
 }
 
@@ -164,6 +165,30 @@ func writeMatrix(b *Buffer, k int, m matrix) {
 		}
 	case trace.Complex128:
 		copy(view[complex128](b)[k*n:(k+1)*n], m.c)
+	}
+}
+
+// nanUnlessFinite runs an iterative decomposition only on a matrix of
+// finite values; a NaN or infinity anywhere gives NaN results, as
+// JAX's do (gonum's scaling routines refuse NaN with a panic, and an
+// iteration on NaNs would only exhaust its sweeps).
+func nanUnlessFinite(fn matrixFunc) matrixFunc {
+	return func(j *matrixJob) {
+		finite := true
+		for _, x := range j.in[0].f {
+			finite = finite && !math.IsNaN(x) && !math.IsInf(x, 0)
+		}
+		for _, z := range j.in[0].c {
+			finite = finite && !cmplx.IsNaN(z) && !cmplx.IsInf(z)
+		}
+		if finite {
+			fn(j)
+			return
+		}
+		for _, o := range j.out {
+			fillNaN(o.f)
+			fillComplexNaN(o.c)
+		}
 	}
 }
 

@@ -45,7 +45,7 @@ func bidiagSVD(d, e []float64, u []float64, rows, ldu int, v []float64) bool {
 			// negligible (then f[l] is chased out along row l-1).
 			l, split := k, false
 			for ; l >= 0; l-- {
-				if math.Abs(f[l]) <= tiny {
+				if l == 0 || math.Abs(f[l]) <= tiny { // f[0] is 0 (even when tiny is NaN)
 					split = true
 					break
 				}

@@ -2,10 +2,12 @@ package cpu
 
 import (
 	"math"
+	"math/cmplx"
 	"math/rand"
 	"slices"
 	"testing"
 
+	"github.com/jaxsh/jaxsh/trace"
 	"gonum.org/v1/gonum/blas"
 )
 
@@ -154,6 +156,50 @@ func TestRank2RowPortable(t *testing.T) {
 		for i := range row {
 			if math.Float64bits(row[i]) != math.Float64bits(want[i]) {
 				t.Fatalf("n=%d element %d: assembly %v, portable %v", n, i, row[i], want[i])
+			}
+		}
+	}
+}
+
+// A NaN or infinity in the operand gives NaN results from the iterative
+// decompositions (gonum's Dlascl would panic on it).
+func TestLinalgNonFinite(t *testing.T) {
+	for _, dt := range []trace.DType{trace.Float32, trace.Float64, trace.Complex64, trace.Complex128} {
+		for _, bad := range []float64{math.NaN(), math.Inf(1)} {
+			vals := []any{1.0, 2.0, bad, 4.0}
+			if dt.IsComplex() {
+				for i, v := range vals {
+					vals[i] = complex(v.(float64), 0)
+				}
+			}
+			a := bufferOf(t, dt, []int{2, 2}, vals...)
+			for _, c := range []struct {
+				prim   string
+				params trace.Params
+			}{
+				{"svd", trace.Params{"full_matrices": true, "compute_uv": true, "subset_by_index": nil}},
+				{"svd", trace.Params{"full_matrices": false, "compute_uv": false, "subset_by_index": nil}},
+				{"eigh", trace.Params{"lower": true, "sort_eigenvalues": true, "subset_by_index": nil}},
+				{"eig", trace.Params{"compute_left_eigenvectors": true, "compute_right_eigenvectors": true}},
+			} {
+				for k, out := range apply(t, c.prim, c.params, a) {
+					for i := range out.Len() {
+						var isNaN bool
+						switch v := out.Element(i).(type) {
+						case float32:
+							isNaN = v != v
+						case float64:
+							isNaN = math.IsNaN(v)
+						case complex64:
+							isNaN = cmplx.IsNaN(complex128(v))
+						case complex128:
+							isNaN = cmplx.IsNaN(v)
+						}
+						if !isNaN {
+							t.Errorf("%s %s with %v: result %d element %d = %v, want NaN", c.prim, dt.Name(), bad, k, i, out.Element(i))
+						}
+					}
+				}
 			}
 		}
 	}

@@ -34,7 +34,7 @@
 //	| `tan asin acos atan sinh cosh asinh acosh atanh exp2 expm1 log1p logistic cbrt erfc erf_inv is_finite square population_count bitwise_not` | more elementwise functions, one primitive each |
 //	| `lgamma digamma` | `(x)`: log abs(Gamma(x)) and its derivative (special.star: float64 inside, rounded once) |
 //	| `igamma igammac igamma_grad_a random_gamma_grad` | `(a, x)`: regularized incomplete gamma P and Q = 1 - P, dP/da, and the derivative of a Gamma(a) sample in a; igamma/igammac differentiable in a and x |
-//	| `betainc(a, b, x)` | regularized incomplete beta; differentiable in x |
+//	| `betainc(a, b, x)` | regularized incomplete beta; differentiable in x, and in a and b (where JAX raises) through its continued fraction |
 //	| `zeta(x, q)`, `polygamma(m, x)` | Hurwitz zeta; the m-th derivative of digamma |
 //	| `bessel_i0e bessel_i1e` | `(x)`: exponentially scaled modified Bessel functions of orders 0 and 1 |
 //	| `atan2 nextafter bitwise_and bitwise_or bitwise_xor shift_left shift_right_arithmetic shift_right_logical` | more binary operations, one primitive each |

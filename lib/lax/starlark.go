@@ -24,5 +24,5 @@ func init() {
 	jstarlark.RegisterStarlark(Module, "lib/lax/more.star", moreSource, starlark.StringDict{"lax": Module})
 	// The special functions give their derivatives by custom_jvp rules.
 	jstarlark.RegisterStarlark(Module, "lib/lax/special.star", specialSource,
-		starlark.StringDict{"lax": Module, "custom_jvp": transform.Builtins()["custom_jvp"]})
+		starlark.StringDict{"lax": Module, "custom_jvp": transform.Builtins()["custom_jvp"], "jvp": transform.Builtins()["jvp"]})
 }

@@ -60,10 +60,19 @@ cases += [
     ["grad(lambda t: lax.igammac(jnp.float64(2.5), t))(jnp.float64(1.5))", -float(1.5 ** 1.5 * math.exp(-1.5) / sp.gamma(2.5)), "f64"],
     ["grad(lambda t: lax.betainc(jnp.float64(2.0), jnp.float64(3.0), t))(jnp.float64(0.4))", 12 * 0.4 * 0.6 ** 2, "f64"],
     ["grad(lax.lgamma)(jnp.float64(3.7))", float(sp.digamma(3.7)), "f64"],
+    # at 1 and 2, where lgamma's value is pinned to exactly 0
+    ["[grad(lax.lgamma)(jnp.float64(1.0)), grad(lax.lgamma)(jnp.float64(2.0))]", [float(sp.digamma(1.0)), float(sp.digamma(2.0))], "f64"],
+    ["[grad(lax.digamma)(jnp.float64(1.0)), grad(lax.digamma)(jnp.float64(-0.5))]", [float(sp.polygamma(1, 1.0)), float(sp.polygamma(1, -0.5))], "f64"],
 ]
 
 # d/da P(a, x) by central differences of SciPy's gammainc in extended
 # steps (Richardson), good to ~1e-10 relative.
+def dbeta(a, b, x, which):
+    def f(h):
+        return sp.betainc(a + h, b, x) if which == "a" else sp.betainc(a, b + h, x)
+    def c(h): return (f(h) - f(-h)) / (2 * h)
+    return (4 * c(1e-4) - c(2e-4)) / 3
+
 def dgda(a, x):
     def c(h): return (sp.gammainc(a + h, x) - sp.gammainc(a - h, x)) / (2 * h)
     return (4 * c(1e-4) - c(2e-4)) / 3
@@ -72,6 +81,11 @@ GX = [0.2, 2.0, 3.0, 15.0, 90.0, 1.5]
 cases += [
     ["lax.igamma_grad_a(%s, %s)" % (arr(GA, "float64"), arr(GX, "float64")), [dgda(a, x) for a, x in zip(GA, GX)]],
     ["grad(lambda a: lax.igamma(a, jnp.float64(1.5)))(jnp.float64(2.5))", dgda(2.5, 1.5)],
+    # betainc in a and b, on both sides of the continued fraction's swap
+    ["[grad(lambda a: lax.betainc(a, jnp.float64(2.0), jnp.float64(x)))(jnp.float64(a)) for a, x in [(1.0, 0.3), (3.0, 0.8), (0.5, 0.05)]]",
+     [dbeta(1.0, 2.0, 0.3, "a"), dbeta(3.0, 2.0, 0.8, "a"), dbeta(0.5, 2.0, 0.05, "a")]],
+    ["[grad(lambda b: lax.betainc(jnp.float64(a), b, jnp.float64(x)))(jnp.float64(2.0)) for a, x in [(1.5, 0.3), (3.0, 0.8)]]",
+     [dbeta(1.5, 2.0, 0.3, "b"), dbeta(3.0, 2.0, 0.8, "b")]],
     # random_gamma_grad: d sample / d a at a fixed quantile, -dP/da / dP/dx
     ["lax.random_gamma_grad(%s, %s)" % (arr(GA, "float64"), arr(GX, "float64")),
      [-dgda(a, x) / (x ** (a - 1) * math.exp(-x) / sp.gamma(a)) for a, x in zip(GA, GX)]],

@@ -69,5 +69,7 @@
 //	| `RandomAlgorithm` | `RNG_DEFAULT` (0), `RNG_THREE_FRY` (1, not supported yet), `RNG_PHILOX` (2) |
 //	| `conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)`, `ConvDimensionNumbers(lhs_spec, rhs_spec, out_spec)` | dimension numbers as the three permutations conv_general_dilated also takes (a tuple; composed.star) |
 //	| `broadcast_shapes(*shapes)`, `empty(shape, dtype)` | the broadcast shape; an array whose values do not matter (zeros) (more.star) |
+//	| `stack(operands, axis=0)`, `unstack(x, axis=0)`, `tile(operand, reps)`, `index_take(src, idxs, axes)`, `dtype(x)` | joining along a new axis, slices, repeats, gathering at wrapped indices along axes; the dtype of a value (more.star) |
+//	| `approx_max_k approx_min_k` | `(operand, k, reduction_dimension=-1, recall_target=0.95, ...)`: the k largest or smallest and their indices; exact, as XLA computes them on CPU (more.star) |
 //	| `Precision` | `DEFAULT`, `HIGH`, `HIGHEST`: for `precision=` of `dot_general` and jnp's `dot`, `matmul`, `einsum` |
 package lax

@@ -36,6 +36,11 @@ func TestMoreErrors(t *testing.T) {
 		{"lax.rng_bit_generator(jnp.zeros(2, dtype=jnp.uint32), (2,))", "rng_bit_generator: key must be a uint32[4] array, got uint32[2]"},
 		{"lax.broadcast_shapes((2, 3), (4,))", "broadcast_shapes: incompatible shapes for broadcasting: (2, 3), (4,)"},
 		{"lax.conv_dimension_numbers((1, 2, 3), (1, 2), None)", "conv_dimension_numbers: convolution requires lhs and rhs ndim to be equal, got 3 and 2"},
+		{"lax.stack([jnp.ones(2), jnp.ones(3)])", "stack: arrays must have the same shape"},
+		{"lax.tile(jnp.ones((2, 2)), (2,))", "tile: reps must have one entry per dimension of the operand (2)"},
+		{"lax.index_take(jnp.ones((2, 2)), (jnp.array([0]),), (0, 1))", "index_take: need one index array per axis, got 1 and 2"},
+		{"lax.approx_max_k(jnp.arange(4), 2)", "approx_max_k: operand must be a floating-point array, got int32"},
+		{"lax.approx_min_k(jnp.ones(4), 2, aggregate_to_topk=False)", "approx_min_k: aggregate_to_topk=False is not supported"},
 	} {
 		interp := jaxsh.New(jaxsh.Options{})
 		_, err := interp.RunString(context.Background(), "bad.star", "x = 1\ny = "+c.code+"\n", nil)

@@ -169,6 +169,34 @@ cases += [
     ("lax.empty((2, 3), jnp.float32).shape", [2, 3]),
 ]
 
+# stack, unstack and tile as JAX's docstrings show them; index_take,
+# approx_max_k/approx_min_k (exact on CPU) and dtype against NumPy.
+src = np.arange(24).reshape(2, 3, 4)
+mk = np.array([[3.0, 1.0, 4.0, 1.5], [5.0, 9.0, 2.0, 6.0], [0.5, -1.0, 7.0, 2.5]])
+MK = "jnp.array([[3.0, 1.0, 4.0, 1.5], [5.0, 9.0, 2.0, 6.0], [0.5, -1.0, 7.0, 2.5]])"
+def approx(a, k, dim, smallest):
+    order = np.argsort(a if smallest else -a, axis=dim, kind="stable")
+    idx = np.take(order, range(k), axis=dim)
+    return [np.take_along_axis(a, idx, dim), idx]
+cases += [
+    ("lax.stack([jnp.array([1, 2]), jnp.array([3, 4])], axis=0)", [[1, 2], [3, 4]]),
+    ("lax.stack([jnp.array([1, 2]), jnp.array([3, 4])], axis=1)", [[1, 3], [2, 4]]),
+    ("lax.stack([%s, %s], axis=-1)" % (M, M), np.stack([m, m], axis=-1)),
+    ("lax.unstack(jnp.array([[1, 2], [3, 4]]), axis=0)", [[1, 2], [3, 4]]),
+    ("lax.unstack(jnp.array([[1, 2], [3, 4]]), axis=1)", [[1, 3], [2, 4]]),
+    ("lax.tile(jnp.array([[1, 2], [3, 4]]), (2, 3))", [[1, 2, 1, 2, 1, 2], [3, 4, 3, 4, 3, 4], [1, 2, 1, 2, 1, 2], [3, 4, 3, 4, 3, 4]]),
+    ("lax.tile(jnp.array([1, 2, 3]), (2,))", [1, 2, 3, 1, 2, 3]),
+    ("lax.tile(%s, (1, 0))" % M, np.tile(m, (1, 0))),
+    ("lax.index_take(jnp.arange(24).reshape(2, 3, 4), (jnp.array([0, 1, -1]), jnp.array([2, 5, 0])), (0, 2))",
+     np.stack([src[i % 2, :, j % 4] for i, j in [(0, 2), (1, 5), (-1, 0)]])),
+    ("lax.index_take(jnp.arange(24).reshape(2, 3, 4), (jnp.array([2, 0]),), (1,))", np.stack([src[:, 2], src[:, 0]])),
+    ("lax.approx_max_k(%s, 2)" % MK, approx(mk, 2, 1, False)),
+    ("lax.approx_max_k(%s, 1, reduction_dimension=0)" % MK, approx(mk, 1, 0, False)),
+    ("lax.approx_min_k(%s, 3)" % MK, approx(mk, 3, 1, True)),
+    ("lax.approx_min_k(%s, 2, reduction_dimension=0)" % MK, approx(mk, 2, 0, True)),
+    ("[lax.dtype(1) == jnp.int32, lax.dtype(2.0) == jnp.float32, lax.dtype(True) == jnp.bool_, lax.dtype(jnp.ones(2, jnp.float16)) == jnp.float16, lax.dtype('uint8') == jnp.uint8]", [True] * 5),
+]
+
 def plain(v):
     if isinstance(v, (tuple, list)):
         return [plain(e) for e in v]

@@ -123,7 +123,11 @@ func putFFTWork[F float](w *fftWork[F]) {
 }
 
 // fftAxis transforms every line of x (of shape) along axis, in place,
-// unscaled.
+// unscaled. Lines go in groups of fftGroup neighbours (along the inner
+// axes, or consecutive lines of the last axis), gathered interleaved so
+// that the plan transforms the group at once (fftPlan.forwardLines);
+// transforms long enough to split their own passes, and Bluestein ones,
+// go line by line.
 func fftAxis[F float](stop stopSignal, x []cpx[F], shape trace.Shape, axis int, inverse bool) {
 	n := shape[axis]
 	if n <= 1 {
@@ -134,9 +138,64 @@ func fftAxis[F float](stop stopSignal, x []cpx[F], shape trace.Shape, axis int, 
 		inner *= d
 	}
 	outer := len(x) / (n * inner)
+	plan := planFor[F](n)
+	if plan.blue != nil || n >= parallelFFTLength {
+		fftAxisByLine(stop, plan, x, n, inner, outer, inverse)
+		return
+	}
+	// A group: g lines, line c's element i at x[base + i·step + c·lineStep].
+	g, groups := min(fftGroup, inner), 0
+	step, lineStep := inner, 1
+	groupsPerOuter := (inner + g - 1) / g
+	if inner == 1 {
+		g = min(fftGroup, outer)
+		step, lineStep = 1, n
+		groups = (outer + g - 1) / g
+	} else {
+		groups = outer * groupsPerOuter
+	}
+	pool.parallelFor(stop, groups, max(1, grainElements/(n*g)), func(lo, hi int) {
+		w := getFFTWork[F](g*n, g*n)
+		defer putFFTWork(w)
+		for gi := lo; gi < hi; gi++ {
+			var base, cnt int
+			if inner == 1 {
+				base, cnt = gi*g*n, min(g, outer-gi*g)
+			} else {
+				o, first := gi/groupsPerOuter, (gi%groupsPerOuter)*g
+				base, cnt = o*n*inner+first, min(g, inner-first)
+			}
+			lines := w.lines[:n*cnt]
+			for i := range n {
+				for c := range cnt {
+					lines[i*cnt+c] = x[base+i*step+c*lineStep]
+				}
+			}
+			if inverse {
+				for i := range lines {
+					lines[i].im = -lines[i].im
+				}
+			}
+			plan.forwardLines(lines, w.plan, cnt)
+			if inverse {
+				for i := range lines {
+					lines[i].im = -lines[i].im
+				}
+			}
+			for i := range n {
+				for c := range cnt {
+					x[base+i*step+c*lineStep] = lines[i*cnt+c]
+				}
+			}
+		}
+	})
+}
+
+// fftAxisByLine is fftAxis one line at a time, gathered into contiguous
+// scratch.
+func fftAxisByLine[F float](stop stopSignal, plan *fftPlan[F], x []cpx[F], n, inner, outer int, inverse bool) {
 	g := min(fftGroup, inner)
 	groupsPerOuter := (inner + g - 1) / g
-	plan := planFor[F](n)
 	pool.parallelFor(stop, outer*groupsPerOuter, max(1, grainElements/(n*g)), func(lo, hi int) {
 		w := getFFTWork[F](g*n, plan.scratchLen())
 		defer putFFTWork(w)

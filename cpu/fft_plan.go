@@ -226,6 +226,25 @@ func (p *fftPlan[F]) forward(x, scratch []cpx[F]) {
 	}
 }
 
+// forwardLines transforms v interleaved lines in place (element i of line
+// c at x[i·v + c]); scratch has n·v elements. Each Stockham pass is the
+// single line's with its stride s times v: the positions q < s·v of a
+// butterfly run over the v lines together, so the innermost loops are v
+// times longer and every twiddle load serves v lines. Not for Bluestein
+// plans.
+func (p *fftPlan[F]) forwardLines(x, scratch []cpx[F], v int) {
+	src, dst := x, scratch[:p.n*v]
+	for i := range p.stages {
+		st := p.stages[i]
+		st.s *= v
+		st.run(src, dst)
+		src, dst = dst, src
+	}
+	if len(p.stages)%2 == 1 {
+		copy(x, src)
+	}
+}
+
 // inverse transforms x in place without the 1/n scaling:
 // conj(F(conj(x))).
 func (p *fftPlan[F]) inverse(x, scratch []cpx[F]) {

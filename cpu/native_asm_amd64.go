@@ -289,6 +289,12 @@ func (a *assembler) compare(op evexOp, w vecWidth, k, x uint8, y rmOperand, pred
 	a.list("%s k%d, %s, %s, %#x", op.name, k, w.reg(x), y.text(), pred)
 }
 
+// testMask: k = lanes where x & y is not zero.
+func (a *assembler) testMask(op evexOp, w vecWidth, k, x uint8, y rmOperand) {
+	a.evex(op, w, k, x, y, 0, false, -1)
+	a.list("%s k%d, %s, %s", op.name, k, w.reg(x), y.text())
+}
+
 // blend: dst = k ? y : x per lane.
 func (a *assembler) blend(op evexOp, w vecWidth, dst, x uint8, y rmOperand, k uint8) {
 	a.evex(op, w, dst, x, y, k, false, -1)

@@ -325,6 +325,8 @@ func (e *nativeEmitter) node(i int, mask uint8) {
 		a.knotw(dst, arg(0))
 	case nSin, nCos:
 		e.sinCos(n.op == nCos, dst, arg(0), mask)
+	case nExp:
+		e.exp(dst, arg(0), mask)
 	default:
 		panic(fmt.Sprintf("cpu: native node op %d", n.op))
 	}
@@ -342,18 +344,7 @@ func (e *nativeEmitter) sinCos(cos bool, dst, x uint8, mask uint8) {
 	add, sub, mul := f64(0x58, "add"), f64(0x5C, "sub"), f64(0x59, "mul")
 	const xd, hi, shifted, f, s = firstScratch, firstScratch + 1, firstScratch + 2, firstScratch + 3, firstScratch + 4
 	z := zmmWidth
-	// Lanes the path does not cover: !(|x| <= limit), NaN included. x is
-	// read before anything is written: dst may be x's register.
-	a.op3(intOp(trace.Float32, 0xDB, "and"), ymmWidth, s, x, memOp(e.bitsConst(trace.Float32, ^signBit(trace.Float32)&allBits(trace.Float32))), 0, false)
-	a.compare(floatOp(trace.Float32, 0xC2, "cmp"), ymmWidth, scratchMask, s, memOp(e.bitsConst(trace.Float32, uint64(math.Float32bits(k.FastMax)))), 0x06)
-	if mask != 0 {
-		a.kop("kandw", 0x41, scratchMask, scratchMask, mask)
-	}
-	covered := a.newLabel()
-	a.kortestw(scratchMask, scratchMask)
-	a.jcc(condZ, covered)
-	a.storeByte(rdi, 8*argFlag, 1)
-	a.bind(covered)
+	e.flagUnlessAtMost(x, k.FastMax, mask)
 	a.op2(evexOp{pp: 0, mm: 1, w: 0, code: 0x5A, name: "vcvtps2pd"}, z, xd, vreg(ymmWidth, x), z, 0, false)
 	a.op3(mul, z, hi, xd, c(k.InvPi1), 0, false)
 	if cos {
@@ -387,6 +378,74 @@ func (e *nativeEmitter) sinCos(cos bool, dst, x uint8, mask uint8) {
 	if cos {
 		a.op3(intOp(trace.Float32, 0xEF, "xor"), y, dst, dst, memOp(e.bitsConst(trace.Float32, signBit(trace.Float32))), 0, false)
 	}
+}
+
+// flagUnlessAtMost raises the chunk's flag when a lane of ymm x (selected
+// by mask, if any) is not at most limit in magnitude, NaN included. It
+// reads x before the caller writes anything: the result may take x's
+// register.
+func (e *nativeEmitter) flagUnlessAtMost(x uint8, limit float32, mask uint8) {
+	a := &e.a
+	const abs = firstScratch + 5
+	y := ymmWidth
+	a.op3(intOp(trace.Float32, 0xDB, "and"), y, abs, x, memOp(e.bitsConst(trace.Float32, ^signBit(trace.Float32)&allBits(trace.Float32))), 0, false)
+	a.compare(floatOp(trace.Float32, 0xC2, "cmp"), y, scratchMask, abs, memOp(e.bitsConst(trace.Float32, uint64(math.Float32bits(limit)))), 0x06)
+	if mask != 0 {
+		a.kop("kandw", 0x41, scratchMask, scratchMask, mask)
+	}
+	covered := a.newLabel()
+	a.kortestw(scratchMask, scratchMask)
+	a.jcc(condZ, covered)
+	a.storeByte(rdi, 8*argFlag, 1)
+	a.bind(covered)
+}
+
+// exp computes vmath's expLanes (exp.go) operation for operation on the
+// eight float32 lanes of ymm x; the 32-entry scale table is read with two
+// two-table permutes and a blend on the index's bit 4.
+func (e *nativeEmitter) exp(dst, x uint8, mask uint8) {
+	a := &e.a
+	k := vmath.ExpVectorConstants()
+	e.flagUnlessAtMost(x, k.FastMax, mask)
+	c := func(f float64) rmOperand { return memOp(e.bitsConst(trace.Float64, math.Float64bits(f))) }
+	q := func(v uint64) rmOperand { return memOp(e.bitsConst(trace.Float64, v)) }
+	table := func(from int) memOperand {
+		var b []byte
+		for _, v := range k.Table[from : from+8] {
+			b = binary.LittleEndian.AppendUint64(b, v)
+		}
+		return memOperand{rip: true, constant: e.a.constant(b)}
+	}
+	f64 := func(code byte, name string) evexOp { return floatOp(trace.Float64, code, name) }
+	add, sub, mul := f64(0x58, "add"), f64(0x5C, "sub"), f64(0x59, "mul")
+	movdqu64 := evexOp{pp: 2, mm: 1, w: 1, code: 0x6F, name: "vmovdqu64"}
+	permt2q := evexOp{pp: 1, mm: 2, w: 1, code: 0x7E, name: "vpermt2q"}
+	testmq := evexOp{pp: 1, mm: 2, w: 1, code: 0x27, name: "vptestmq"}
+	const xd, shifted, n, idx, lo, hi = firstScratch, firstScratch + 1, firstScratch + 2, firstScratch + 3, firstScratch + 4, firstScratch + 5
+	z := zmmWidth
+	a.op2(evexOp{pp: 0, mm: 1, w: 0, code: 0x5A, name: "vcvtps2pd"}, z, xd, vreg(ymmWidth, x), z, 0, false)
+	a.op3(mul, z, shifted, xd, c(k.ToSteps), 0, false)
+	a.op3(add, z, shifted, shifted, c(k.RoundShift), 0, false)
+	a.op3(sub, z, n, shifted, c(k.RoundShift), 0, false)
+	a.op3(intOp(trace.Float64, 0xDB, "and"), z, idx, shifted, q(31), 0, false)
+	a.shiftLeftQ(z, shifted, shifted, 47)
+	a.load(movdqu64, z, lo, table(0), 0)
+	a.op3(permt2q, z, lo, idx, memOp(table(8)), 0, false)
+	a.load(movdqu64, z, hi, table(16), 0)
+	a.op3(permt2q, z, hi, idx, memOp(table(24)), 0, false)
+	a.testMask(testmq, z, scratchMask, idx, q(16))
+	a.blend(blendOp(trace.Float64), z, lo, lo, vreg(z, hi), scratchMask)
+	a.op3(intOp(trace.Float64, 0xD4, "add"), z, lo, lo, vreg(z, shifted), 0, false) // scale
+	a.op3(mul, z, n, n, c(k.StepLn), 0, false)
+	a.op3(sub, z, xd, xd, vreg(z, n), 0, false) // r
+	a.op3(mul, z, n, xd, c(k.Poly[1]), 0, false)
+	a.op3(add, z, n, n, c(k.Poly[0]), 0, false)
+	a.op3(mul, z, hi, xd, vreg(z, xd), 0, false)
+	a.op3(mul, z, hi, hi, vreg(z, n), 0, false)
+	a.op3(add, z, xd, xd, c(1), 0, false)
+	a.op3(add, z, xd, xd, vreg(z, hi), 0, false)
+	a.op3(mul, z, xd, lo, vreg(z, xd), 0, false)
+	a.op2(evexOp{pp: 1, mm: 1, w: 1, code: 0x5A, name: "vcvtpd2ps"}, ymmWidth, dst, vreg(z, xd), z, 0, false)
 }
 
 func signBit(dt trace.DType) uint64 {

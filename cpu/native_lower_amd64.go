@@ -37,8 +37,9 @@ const (
 	nConvert // float32 ↔ float64
 	nBoolOp  // and or xor of bools
 	nBoolNot // not of a bool
-	nSin     // float32 sin and cos by vmath's vector path (through float64)
+	nSin     // float32 sin, cos and exp by vmath's vector paths (through float64)
 	nCos
+	nExp
 )
 
 type vnode struct {
@@ -53,9 +54,9 @@ type vnode struct {
 }
 
 type nativeLowering struct {
-	// trig: the kernel computes sin or cos, whose vector path covers
-	// |x| ≤ vmath's limit; generated code flags chunks with other lanes,
-	// which the block machine then computes again.
+	// trig: the kernel computes sin, cos or exp, whose vector paths cover
+	// |x| up to vmath's limits; generated code flags chunks with other
+	// lanes, which the block machine then computes again.
 	trig     bool
 	size     int
 	producer map[*trace.Var]*trace.Eqn
@@ -303,11 +304,8 @@ func (l *nativeLowering) elementwise(e *trace.Eqn, dt trace.DType, args []int, i
 		node.op, node.sub = nBoolOp, boolOpcodes[name]
 	case name == "not" && argDT == trace.Bool:
 		node.op = nBoolNot
-	case (name == "sin" || name == "cos") && argDT == trace.Float32:
-		node.op, l.trig = nSin, true
-		if name == "cos" {
-			node.op = nCos
-		}
+	case (name == "sin" || name == "cos" || name == "exp") && argDT == trace.Float32:
+		node.op, l.trig = map[string]nodeOp{"sin": nSin, "cos": nCos, "exp": nExp}[name], true
 	default:
 		return 0, errNotNative("%s on %s", name, argDT)
 	}

@@ -9,12 +9,13 @@ import (
 
 // The fft kernel (lax.fft; see trace/prims_fft.go for the four types):
 // one-dimensional transforms along each of the trailing axes in turn,
-// each axis's lines split across the worker pool. Lines along an inner
-// axis (stride > 1) are gathered a few at a time into contiguous scratch,
-// so that each row of the array is read in runs of fftGroup elements
-// rather than one element per cache line.
+// each axis's lines split across the worker pool. Lines are gathered
+// fftGroup at a time into scratch, interleaved, and transformed together
+// (fftAxis); along an inner axis (stride > 1) that reads each row of the
+// array in runs of fftGroup elements rather than one element per cache
+// line.
 //
-// The kernel's scratch (one line per worker, and for IRFFT a complex copy
+// The kernel's scratch (fftGroup lines per worker, and for IRFFT a complex copy
 // of the operand, which the transform must not overwrite) is its own, like
 // a library FFT's work area; the buffer plan holds only the operand and
 // the result.

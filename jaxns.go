@@ -67,7 +67,7 @@ func isModule(v starlark.Value) bool {
 var jaxTopLevel = strings.Fields(`jit grad value_and_grad vmap jvp vjp linearize jacfwd jacrev jacobian
 	hessian checkpoint remat custom_jvp custom_vjp eval_shape make_jaxpr devices local_devices
 	device_count local_device_count device_put device_get default_backend block_until_ready
-	effects_barrier ShapeDtypeStruct pure_callback stop_gradient checkpoint_policies`)
+	effects_barrier ShapeDtypeStruct pure_callback stop_gradient checkpoint_policies float0`)
 
 // importer is the hidden builtin __import__(module, name) of the dialect's
 // import statements: it finds module among the modules scripts can import

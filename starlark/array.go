@@ -96,6 +96,9 @@ func (a *Array) String() string {
 	if a.tr != nil {
 		return "Traced<" + a.aval.LongString() + ">"
 	}
+	if a.aval.DType == trace.Float0 {
+		return "Array(" + float0Text(a.aval.Shape, ", ", len("Array(")) + ", dtype=float0)"
+	}
 	h, err := a.host()
 	if err != nil {
 		return a.unreadable(err)
@@ -107,6 +110,9 @@ func (a *Array) String() string {
 func (a *Array) Str() string {
 	if a.tr != nil {
 		return "Traced<" + a.aval.LongString() + ">"
+	}
+	if a.aval.DType == trace.Float0 {
+		return float0Text(a.aval.Shape, " ", 0)
 	}
 	h, err := a.host()
 	if err != nil {

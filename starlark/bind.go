@@ -18,6 +18,11 @@ func Bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 // bind is Bind; when first is set, an eager result list is not built: the
 // first result is stored there instead (Bind1's case, the common one).
 func bind(prim string, params trace.Params, args []*Array, first **Array) ([]*Array, error) {
+	for _, a := range args {
+		if a.aval.DType == trace.Float0 {
+			return nil, float0Error(prim)
+		}
+	}
 	ts, err := traceOf(args)
 	if err != nil {
 		return nil, err

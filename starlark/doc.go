@@ -106,6 +106,7 @@
 //
 //	ReadFile, WriteFile            a file through the thread's file policy (FilesOf)
 //	NewArrayFromHost               an array from host bytes in jit's layout
+//	Float0Array                    the float0 array of a shape (integers' tangents)
 //	Array.Float64s, Array.HostBytes, Array.HostBytesFor
 //	                               a concrete array's elements on the host
 //

@@ -91,10 +91,13 @@ func DTypeArg(fn string, v starlark.Value) (trace.DType, bool, error) {
 			return trace.Bool, true, nil
 		}
 	case DType:
+		if x.DT == trace.Float0 {
+			return trace.InvalidDType, false, fmt.Errorf("%s: float0 is the dtype of the tangents of integer and boolean values; no array operation makes or takes it", fn)
+		}
 		return x.DT, true, nil
 	case starlark.String:
 		dt, err := trace.ParseDType(string(x))
-		if err != nil || !dt.IsArray() {
+		if err != nil || !dt.IsArray() || dt == trace.Float0 {
 			return trace.InvalidDType, false, fmt.Errorf("%s: unknown dtype %q", fn, string(x))
 		}
 		return dt, true, nil

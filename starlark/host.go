@@ -26,6 +26,9 @@ func (a *Array) hostBytes(what string) ([]byte, error) {
 	if a.tr != nil {
 		return nil, concretizationError(a, what)
 	}
+	if a.aval.DType == trace.Float0 {
+		return nil, float0Error(what)
+	}
 	if err := a.live(); err != nil {
 		return nil, err
 	}
@@ -68,6 +71,8 @@ func typedSlice(dt trace.DType, raw []byte) any {
 		return castSlice[complex64](raw, n)
 	case trace.Complex128:
 		return castSlice[complex128](raw, n)
+	case trace.Float0:
+		return []struct{}(nil) // no data: every element is b''
 	}
 	panic("typedSlice: dtype " + dt.Name())
 }
@@ -94,6 +99,9 @@ func (a *Array) ScalarValue(i int) (starlark.Value, error) {
 }
 
 func elementValue(dt trace.DType, data any, i int) (starlark.Value, error) {
+	if dt == trace.Float0 {
+		return starlark.Bytes(""), nil
+	}
 	switch s := data.(type) {
 	case []bool:
 		return starlark.Bool(s[i]), nil
@@ -128,9 +136,14 @@ func elementValue(dt trace.DType, data any, i int) (starlark.Value, error) {
 // ToList converts the whole array to nested Starlark lists of numbers, as
 // NumPy's tolist does; a 0-d array gives its scalar.
 func (a *Array) ToList() (starlark.Value, error) {
-	raw, err := a.hostBytes("tolist")
-	if err != nil {
-		return nil, err
+	var raw []byte
+	if a.DType() != trace.Float0 { // its elements are b'', as NumPy lists them
+		var err error
+		if raw, err = a.hostBytes("tolist"); err != nil {
+			return nil, err
+		}
+	} else if a.tr != nil {
+		return nil, concretizationError(a, "tolist")
 	}
 	data := typedSlice(a.DType(), raw)
 	var build func(dim, offset int) (starlark.Value, error)

@@ -114,7 +114,8 @@ func (ts *Trace) AtomOf(a *Array) (trace.Atom, error) {
 		}
 		return nil, leakedTracerError(a)
 	}
-	if a.NDim() == 0 && !a.DType().IsComplex() { // complex scalars have no literal form: a constant
+	// Complex and float0 scalars have no literal form: a constant.
+	if a.NDim() == 0 && !a.DType().IsComplex() && a.DType() != trace.Float0 {
 		v, err := a.ScalarValue(0)
 		if err != nil {
 			return nil, err

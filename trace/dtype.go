@@ -28,6 +28,10 @@ const (
 	Complex64
 	Complex128
 	Token
+	// Float0 is JAX's dtype of the tangents of integer and boolean values:
+	// elements of no bytes, carrying nothing but a shape. Arrays of it are
+	// made by the transformations alone and no primitive accepts them.
+	Float0
 	numDTypes
 )
 
@@ -41,6 +45,7 @@ const (
 	kindFloat
 	kindComplex
 	kindToken
+	kindFloat0
 )
 
 // dtypeInfo is one row of the dtype table. maxExp and mantBits are numpy's
@@ -71,6 +76,7 @@ var dtypeTable = [numDTypes]dtypeInfo{
 	Complex64:    {"complex64", "c64", kindComplex, 64, 128, 23},
 	Complex128:   {"complex128", "c128", kindComplex, 128, 1024, 52},
 	Token:        {"token", "tok", kindToken, 0, 0, 0},
+	Float0:       {"float0", "float0", kindFloat0, 0, 0, 0},
 }
 
 func (d DType) info() dtypeInfo {

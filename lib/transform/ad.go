@@ -20,10 +20,10 @@ import (
 // equations, jit(grad(f)) is one program, and grad(grad(f)) transforms
 // an already transformed function like any other.
 //
-// Integer inputs carry no tangents (JAX's float0). jaxsh has no float0
-// dtype: where JAX returns float0 zeros (jvp's tangent of an integer
-// output, grad with allow_int), jaxsh returns zeros of the integer's own
-// dtype.
+// Integer and boolean values carry no tangents: their tangents and
+// cotangents are float0 arrays, as in JAX (jvp's tangent of an integer
+// output, grad with allow_int, a pullback's cotangent of an integer
+// input), and jvp wants float0 tangents for integer primals.
 
 func adBuiltins() starlark.StringDict {
 	return starlark.StringDict{
@@ -140,6 +140,16 @@ func zerosArray(ts *jstarlark.Trace, aval trace.AVal) (*jstarlark.Array, error) 
 		return nil, err
 	}
 	return jstarlark.NewTracedArray(ts, z), nil
+}
+
+// tangentZeros is the zero tangent of a value of aval: zeros of its dtype
+// for an inexact one, and float0 (JAX's tangent type of integers and
+// booleans, which carries no data) for the others.
+func tangentZeros(ts *jstarlark.Trace, aval trace.AVal) (*jstarlark.Array, error) {
+	if !aval.DType.IsInexact() {
+		return jstarlark.Float0Array(ts.Device, aval.Shape)
+	}
+	return zerosArray(ts, aval)
 }
 
 // onesArray is an array of ones of aval in ts.

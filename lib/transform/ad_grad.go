@@ -162,7 +162,7 @@ func (o *gradOptions) call(thread *starlark.Thread, _ *starlark.Builtin, args st
 					grads = grads[1:]
 					continue
 				}
-				z, err := zerosArray(ts, arrays[k].AVal())
+				z, err := tangentZeros(ts, arrays[k].AVal())
 				if err != nil {
 					return nil, err
 				}

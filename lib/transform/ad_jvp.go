@@ -75,7 +75,13 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		for i, l := range tleaves {
 			p := arrays[i].AVal()
 			if !p.DType.IsInexact() {
-				continue // an integer primal's tangent (float0 in JAX) carries nothing
+				// An integer primal's tangent is float0 and carries nothing.
+				if err := float0Tangent(l, p, "primal and tangent arguments to jvp do not match; dtypes must be equal, "+
+					"or in case of int/bool primal dtype the tangent dtype must be float0. Got primal dtype %s and so "+
+					"expected tangent dtype float0, but got tangent dtype %s instead"); err != nil {
+					return nil, err
+				}
+				continue
 			}
 			t, err := tangentLeaf(name, l, p, ts)
 			if err != nil {
@@ -120,7 +126,7 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 				continue
 			}
 			if t == nil {
-				if t, err = zerosArray(ts, bt.OutAvals[i]); err != nil {
+				if t, err = tangentZeros(ts, bt.OutAvals[i]); err != nil {
 					return nil, err
 				}
 			}
@@ -147,6 +153,25 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 
 // tangentLeaf reads a tangent for a primal of aval p: an array of the
 // same shape and dtype, or a Python number.
+// float0Tangent checks the tangent (or cotangent) l of a value of aval p
+// that has none (an integer or boolean): JAX wants a float0 array of p's
+// shape. format names p's dtype, then l's.
+func float0Tangent(l starlark.Value, p trace.AVal, format string) error {
+	got := l.Type()
+	if a, ok := l.(*jstarlark.Array); ok {
+		if a.DType() == trace.Float0 {
+			if !a.Shape().Equal(p.Shape) {
+				return fmt.Errorf("a float0 tangent of shape %s for a primal of shape %s", a.Shape(), p.Shape)
+			}
+			return nil
+		}
+		got = a.DType().Name()
+	} else if t, ok := jstarlark.ScalarType(l); ok {
+		got = t.DType.Name()
+	}
+	return fmt.Errorf(format, p.DType, got)
+}
+
 func tangentLeaf(name string, l starlark.Value, p trace.AVal, ts *jstarlark.Trace) (*jstarlark.Array, error) {
 	if t, ok := jstarlark.ScalarType(l); ok && p.Rank() == 0 {
 		t.DType, t.Weak = p.DType, false
@@ -196,6 +221,10 @@ func (f *vjpFun) call(thread *starlark.Thread, _ *starlark.Builtin, args starlar
 		in := append([]*jstarlark.Array(nil), f.res...)
 		for i, l := range leaves {
 			if !f.hasCT[i] {
+				if err := float0Tangent(l, f.outAvals[i], "type of cotangent input to vjp pullback function (%[2]s) is not "+
+					"the expected tangent type (float0) of corresponding primal output with dtype %[1]s"); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			c, err := tangentLeaf(f.name, l, f.outAvals[i], ts)
@@ -214,7 +243,7 @@ func (f *vjpFun) call(thread *starlark.Thread, _ *starlark.Builtin, args starlar
 				out[i], cts = cts[0], cts[1:]
 				continue
 			}
-			z, err := zerosArray(ts, a)
+			z, err := tangentZeros(ts, a)
 			if err != nil {
 				return nil, err
 			}
@@ -400,6 +429,9 @@ func (f *linearFun) call(thread *starlark.Thread, _ *starlark.Builtin, args star
 		nConsts := len(f.lin.Diff) - len(f.inAvals)
 		for i, l := range leaves {
 			if !f.lin.Diff[nConsts+i] {
+				if err := float0Tangent(l, f.inAvals[i], "the tangent of a primal of dtype %s must be float0, got %s"); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			t, err := tangentLeaf(f.name, l, f.inAvals[i], ts)
@@ -418,7 +450,7 @@ func (f *linearFun) call(thread *starlark.Thread, _ *starlark.Builtin, args star
 				vals[i], outs = outs[0], outs[1:]
 				continue
 			}
-			z, err := zerosArray(ts, f.outAvals[i])
+			z, err := tangentZeros(ts, f.outAvals[i])
 			if err != nil {
 				return nil, err
 			}

@@ -16,12 +16,17 @@ package transform
 
 import (
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
+	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
 
 // Builtins returns the transformations, by the names scripts call them.
 func Builtins() starlark.StringDict {
-	d := starlark.StringDict{"vmap": jstarlark.NewBuiltin("vmap", builtinVmap)}
+	d := starlark.StringDict{
+		"vmap": jstarlark.NewBuiltin("vmap", builtinVmap),
+		// The dtype of integers' tangents (jax.float0, jax.dtypes.float0).
+		"float0": jstarlark.DType{DT: trace.Float0},
+	}
 	for k, v := range adBuiltins() {
 		d[k] = v
 	}

@@ -271,6 +271,14 @@ func (v *Vmapped) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwa
 		if err != nil {
 			return nil, err
 		}
+		// A float0 output (an integer's tangent) carries no data: it is
+		// left unbatched and made again with the batch axis inserted.
+		float0Axis := map[int]int{}
+		for i, a := range body.OutAvals {
+			if a.DType == trace.Float0 && outDims[i] != trace.NotBatched {
+				float0Axis[i], outDims[i] = outDims[i], trace.NotBatched
+			}
+		}
 		dims := append(slices.Repeat([]int{trace.NotBatched}, len(body.Consts)), inDims...)
 		batched, err := batching.Jaxpr(body.Jaxpr, size, dims, outDims)
 		if err != nil {
@@ -279,6 +287,11 @@ func (v *Vmapped) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwa
 		outs, err := inlineJaxpr(ts, batched, append(slices.Clone(body.Consts), mapped...))
 		if err != nil {
 			return nil, err
+		}
+		for i, ax := range float0Axis {
+			if outs[i], err = jstarlark.Float0Array(ts.Device, slices.Insert(slices.Clone(body.OutAvals[i].Shape), ax, size)); err != nil {
+				return nil, err
+			}
 		}
 		return body.OutTree.Unflatten(valuesOf(outs))
 	})

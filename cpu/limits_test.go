@@ -53,7 +53,7 @@ func TestCancelStopsCompiledLoop(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("Execute = %v, want the cancellation", err)
 		}
-		if d := time.Since(cancelledAt); d > 100*time.Millisecond {
+		if d := time.Since(cancelledAt); d > promptness {
 			t.Fatalf("loop stopped %v after its cancellation", d)
 		}
 	case <-time.After(10 * time.Second):

@@ -100,7 +100,7 @@ func TestKernelsGiveUpWhenStopped(t *testing.T) {
 // a chunk of it: Execute itself returns (the kernel no longer runs) with
 // the cancellation's error, well before the kernel's end.
 func TestCancelStopsALongKernel(t *testing.T) {
-	const n, depth = 1 << 22, 2000 // seconds of work on any machine
+	const n, depth = 1 << 23, 500 // seconds of work on any machine
 	jb := newJaxprBuilder(t)
 	x := jb.input(trace.Float32, n)
 	v := trace.Atom(x)
@@ -128,7 +128,7 @@ func TestCancelStopsALongKernel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Execute = %v, want the cancellation", err)
 	}
-	if late := time.Since(cancelledAt); late > 100*time.Millisecond {
-		t.Errorf("Execute returned %v after its cancellation, want under 100 ms", late)
+	if late := time.Since(cancelledAt); late > promptness {
+		t.Errorf("Execute returned %v after its cancellation, want under %v", late, promptness)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jaxsh/jaxsh/lib/export"
 	"github.com/jaxsh/jaxsh/lib/image"
@@ -58,19 +59,27 @@ func NamespaceNames() []string {
 	return names
 }
 
+// freezeNamespaces freezes the shared modules once: Freeze writes a flag
+// in every member, so sessions starting concurrently must not each do it.
+var freezeNamespaces sync.Once
+
 // Namespaces returns the library namespaces named (all of them when names is
 // nil) as predeclared names. An unknown name is an error.
 func Namespaces(names []string) (starlark.StringDict, error) {
 	if names == nil {
 		names = NamespaceNames()
 	}
+	freezeNamespaces.Do(func() {
+		for _, m := range namespaces {
+			m.Freeze()
+		}
+	})
 	d := make(starlark.StringDict, len(names))
 	for _, n := range names {
 		m, ok := namespaces[n]
 		if !ok {
 			return nil, fmt.Errorf("unknown namespace %q (known: %s)", n, strings.Join(NamespaceNames(), ", "))
 		}
-		m.Freeze()
 		d[n] = m
 	}
 	return d, nil

@@ -37,6 +37,9 @@ type jacobianFun struct {
 	// holomorphic: complex inputs and outputs, differentiated as analytic
 	// functions.
 	holomorphic bool
+	// allowInt (jacrev): integer and boolean inputs, whose blocks are
+	// float0.
+	allowInt bool
 }
 
 var _ starlark.Callable = (*jacobianFun)(nil)
@@ -76,9 +79,6 @@ func parseJacobian(name string, args starlark.Tuple, kwargs []starlark.Tuple, fo
 	if err := starlark.UnpackArgs(name, args, kwargs, pairs...); err != nil {
 		return nil, err
 	}
-	if allowInt {
-		return nil, fmt.Errorf("%s: allow_int=True is not supported yet", name)
-	}
 	switch a := argnums.(type) {
 	case starlark.Int:
 	case starlark.Tuple:
@@ -90,7 +90,7 @@ func parseJacobian(name string, args starlark.Tuple, kwargs []starlark.Tuple, fo
 	default:
 		return nil, fmt.Errorf("%s: argnums must be an int or a tuple of ints, got %s", name, argnums)
 	}
-	return &jacobianFun{fun: fun, argnums: argnums, hasAux: hasAux, forward: forward, holomorphic: holomorphic}, nil
+	return &jacobianFun{fun: fun, argnums: argnums, hasAux: hasAux, forward: forward, holomorphic: holomorphic, allowInt: allowInt}, nil
 }
 
 // hessian(fun, argnums=0, has_aux=False, holomorphic=False)
@@ -199,9 +199,12 @@ func (j *jacobianFun) checkDType(what string, dt trace.DType) error {
 		return fmt.Errorf("%s with holomorphic=True requires %s with complex dtype, but got %s", j.Name(), what, dt)
 	case !j.holomorphic && dt.IsComplex():
 		return fmt.Errorf("%s requires real-valued %s (a floating dtype), but got %s; for holomorphic differentiation, pass holomorphic=True", j.Name(), what, dt)
+	case what == "inputs" && j.allowInt && !dt.IsInexact():
+		return nil
 	case !j.holomorphic && !dt.IsFloat():
 		if what == "inputs" && !j.forward {
-			what = "inputs (allow_int is not supported yet)"
+			return fmt.Errorf("%s requires real-valued inputs (a floating dtype), but got %s; for integer or boolean inputs, "+
+				"use vjp or set allow_int to True", j.Name(), dt)
 		}
 		return fmt.Errorf("%s requires real-valued %s (a floating dtype), but got %s", j.Name(), what, dt)
 	}
@@ -393,6 +396,12 @@ func (j *jacobianFun) reverseJacobian(thread *starlark.Thread, partial starlark.
 		pieces := make([]starlark.Value, len(inArrays))
 		for i, in := range inArrays {
 			ct := ctLeaves[i].(*jstarlark.Array)
+			if ct.DType() == trace.Float0 { // an integer input's block (allow_int)
+				if pieces[i], err = jstarlark.Float0Array(dev, append(ya.Shape().Clone(), in.Shape()...)); err != nil {
+					return nil, nil, nil, err
+				}
+				continue
+			}
 			p, err := jstarlark.SliceInDim(ct, 0, offset, offset+ya.Size())
 			if err != nil {
 				return nil, nil, nil, err

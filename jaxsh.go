@@ -206,6 +206,21 @@ func (in *Interpreter) RunFile(ctx context.Context, path string, args []string) 
 	return in.run(ctx, path, nil, args)
 }
 
+// ArrayBytesInUse is how many bytes of Options.MaxArrayBytes the
+// interpreter's arrays and running computations hold now (0 without that
+// limit). Arrays no longer referenced count until the garbage collector
+// frees them.
+func (in *Interpreter) ArrayBytesInUse() int64 {
+	session, err := in.getSession(nil)
+	if err != nil {
+		return 0
+	}
+	if b := session.Budget(); b != nil {
+		return b.Used()
+	}
+	return 0
+}
+
 // RunString runs code as a script named name (used in error positions), with
 // argv = [name] + args.
 func (in *Interpreter) RunString(ctx context.Context, name, code string, args []string) (starlark.StringDict, error) {

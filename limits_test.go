@@ -22,9 +22,8 @@ import (
 )
 
 // longKernel is a jitted function that is one fused kernel of seconds of
-// work on any machine (500 sines of each of 8M elements), and a function
-// that needs 32 MiB of the interpreter's arrays, which a budget of 80 MiB
-// refuses while the kernel's operand and result (32 MiB each) are held.
+// work on any machine (500 sines of each of 8M elements): x and the
+// kernel's result hold 32 MiB each of the interpreter's arrays.
 const longKernel = `
 x = jnp.full((1 << 23,), 0.5)
 
@@ -41,49 +40,54 @@ def start():
     return slow(x)
 
 def other():
-    return jnp.zeros(1 << 23).sum().item()
+    return jnp.zeros(3).sum().item()
 `
 
-// budgetFreed reports whether other() (32 MiB) fits in the interpreter's
-// budget within promptness of now: only once a cancelled kernel has
-// stopped and released what it held.
-func budgetFreed(t *testing.T, interp *jaxsh.Interpreter, other starlark.Value) bool {
+// arrayMemory is a budget large enough never to refuse what these tests
+// allocate: it is there to be read (Interpreter.ArrayBytesInUse).
+const arrayMemory = 1 << 30
+
+// budgetFreed reports whether what the interpreter's arrays hold falls to
+// at most want within promptness of now: only once a cancelled kernel has
+// stopped and released what it held (dropped arrays are collected on the
+// way).
+func budgetFreed(t *testing.T, interp *jaxsh.Interpreter, want int64) bool {
 	t.Helper()
 	deadline := time.Now().Add(promptness)
 	for {
-		_, err := interp.Call(context.Background(), other)
-		if err == nil {
+		if interp.ArrayBytesInUse() <= want {
 			return true
 		}
-		if !strings.Contains(err.Error(), "the interpreter's array memory limit") {
-			t.Fatal(jaxsh.FormatError(err))
-		}
 		if time.Now().After(deadline) {
-			t.Log(err)
+			t.Logf("%d bytes in use, want at most %d", interp.ArrayBytesInUse(), want)
 			return false
 		}
-		time.Sleep(5 * time.Millisecond)
+		runtime.GC()
+		time.Sleep(time.Millisecond)
 	}
 }
 
-// waitUntilHeld returns once other() is refused: the running kernel
-// holds its arrays. It fails the test if the kernel never seems to start
-// within a minute.
-func waitUntilHeld(t *testing.T, interp *jaxsh.Interpreter, other starlark.Value) {
+// result is how a call running on another goroutine ended, and when.
+type result struct {
+	err error
+	at  time.Time
+}
+
+// waitUntilHeld returns once the interpreter's arrays hold at least want
+// bytes: the kernel runs, holding its arrays. It fails the test if the
+// call ends first or the kernel does not start within a minute.
+func waitUntilHeld(t *testing.T, interp *jaxsh.Interpreter, want int64, ended <-chan result) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
-	for {
-		_, err := interp.Call(context.Background(), other)
-		if err != nil {
-			if !strings.Contains(err.Error(), "the interpreter's array memory limit") {
-				t.Fatal(jaxsh.FormatError(err))
-			}
-			return
+	for interp.ArrayBytesInUse() < want {
+		select {
+		case r := <-ended:
+			t.Fatalf("the kernel's call ended before its cancellation: %v", r.err)
+		case <-time.After(time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("other() still fits after a minute: the kernel holds no arrays, or never started")
+			t.Fatalf("%d bytes in use after a minute, want %d: the kernel never started", interp.ArrayBytesInUse(), want)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -91,20 +95,15 @@ func waitUntilHeld(t *testing.T, interp *jaxsh.Interpreter, other starlark.Value
 // within 100 ms with the context's error, and the computation itself stops
 // and frees its buffers (what it held is back in the budget).
 func TestCallCancelledMidKernelReturnsPromptly(t *testing.T) {
-	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, MaxArrayBytes: 80 << 20})
+	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, MaxArrayBytes: arrayMemory})
 	g, err := interp.RunString(context.Background(), "slow.star", longKernel, nil)
 	if err != nil {
 		t.Fatal(jaxsh.FormatError(err))
 	}
-	if _, err := interp.Call(context.Background(), g["other"]); err != nil {
-		t.Fatalf("other() beside x: %s", jaxsh.FormatError(err))
-	}
+	runtime.GC()
+	before, outBytes := interp.ArrayBytesInUse(), int64(32<<20)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	type result struct {
-		err error
-		at  time.Time
-	}
 	done := make(chan result, 1)
 	go func() {
 		_, err := interp.Call(ctx, g["run"])
@@ -112,7 +111,10 @@ func TestCallCancelledMidKernelReturnsPromptly(t *testing.T) {
 	}()
 	// Cancel once the kernel holds its arrays (tracing and compiling it
 	// come first).
-	waitUntilHeld(t, interp, g["other"])
+	waitUntilHeld(t, interp, before+outBytes, done)
+	// The program is charged as it is dispatched; its kernel, seconds long,
+	// is surely running a moment later.
+	time.Sleep(200 * time.Millisecond)
 	cancel()
 	cancelledAt := time.Now()
 	r := <-done
@@ -122,7 +124,7 @@ func TestCallCancelledMidKernelReturnsPromptly(t *testing.T) {
 	if late := r.at.Sub(cancelledAt); late > promptness {
 		t.Errorf("Call returned %v after its cancellation, want under %v", late, promptness)
 	}
-	if !budgetFreed(t, interp, g["other"]) {
+	if !budgetFreed(t, interp, before) {
 		t.Error("the cancelled kernel still holds its arrays: it did not stop")
 	}
 }
@@ -132,34 +134,28 @@ func TestCallCancelledMidKernelReturnsPromptly(t *testing.T) {
 // eager 4096² matmuls returns within 100 ms, and the matmul running then
 // stops and frees its result.
 func TestCallCancelledInAnEagerKernel(t *testing.T) {
-	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, MaxArrayBytes: 160 << 20})
+	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, MaxArrayBytes: arrayMemory})
 	g, err := interp.RunString(context.Background(), "eager.star", `
 x = jnp.ones((4096, 4096))
 
 def run():
     for i in range(1000):
         x @ x
-
-def other():
-    return jnp.zeros((4096, 4096)).sum().item()
 `, nil)
 	if err != nil {
 		t.Fatal(jaxsh.FormatError(err))
 	}
+	runtime.GC()
+	before, outBytes := interp.ArrayBytesInUse(), int64(64<<20)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	type result struct {
-		err error
-		at  time.Time
-	}
 	done := make(chan result, 1)
 	go func() {
 		_, err := interp.Call(ctx, g["run"])
 		done <- result{err, time.Now()}
 	}()
-	// Cancel while a matmul holds its result (x, a result and other()'s
-	// 64 MiB exceed the 160 MiB budget).
-	waitUntilHeld(t, interp, g["other"])
+	// Cancel while a matmul holds its result.
+	waitUntilHeld(t, interp, before+outBytes, done)
 	cancel()
 	cancelledAt := time.Now()
 	r := <-done
@@ -172,7 +168,7 @@ def other():
 	if late := r.at.Sub(cancelledAt); late > promptness {
 		t.Errorf("Call returned %v after its cancellation, want under %v", late, promptness)
 	}
-	if !budgetFreed(t, interp, g["other"]) {
+	if !budgetFreed(t, interp, before) {
 		t.Error("the cancelled matmul still holds its result: it did not stop")
 	}
 }
@@ -182,7 +178,7 @@ def other():
 // result fails with the cancellation, their memory is free again, and the
 // thread goes on working.
 func TestThreadCallCancelStopsDispatchedWork(t *testing.T) {
-	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, MaxArrayBytes: 80 << 20})
+	interp := jaxsh.New(jaxsh.Options{Stdout: &bytes.Buffer{}, MaxArrayBytes: arrayMemory})
 	g, err := interp.RunString(context.Background(), "slow.star", longKernel, nil)
 	if err != nil {
 		t.Fatal(jaxsh.FormatError(err))
@@ -192,6 +188,8 @@ func TestThreadCallCancelStopsDispatchedWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer th.Close()
+	runtime.GC()
+	before, outBytes := interp.ArrayBytesInUse(), int64(32<<20)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r, err := th.Call(ctx, g["start"])
@@ -199,7 +197,8 @@ func TestThreadCallCancelStopsDispatchedWork(t *testing.T) {
 		t.Fatal(jaxsh.FormatError(err))
 	}
 	// Cancel once the kernel holds its arrays.
-	waitUntilHeld(t, interp, g["other"])
+	waitUntilHeld(t, interp, before+outBytes, nil)
+	time.Sleep(200 * time.Millisecond) // the kernel is running, as above
 	cancel()
 	cancelledAt := time.Now()
 	if err := th.Barrier(); err != nil {
@@ -211,7 +210,7 @@ func TestThreadCallCancelStopsDispatchedWork(t *testing.T) {
 	if _, _, err := jaxsh.ToSlice[float32](r); !errors.Is(err, context.Canceled) {
 		t.Errorf("reading the cancelled result: %v, want the cancellation", err)
 	}
-	if !budgetFreed(t, interp, g["other"]) {
+	if !budgetFreed(t, interp, before) {
 		t.Error("the cancelled kernel still holds its arrays: it did not stop")
 	}
 	v, err := th.Call(context.Background(), g["other"])

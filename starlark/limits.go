@@ -34,6 +34,9 @@ type Limits struct {
 // that eager operations look up their thread's budget only then.
 var budgetsInUse atomic.Bool
 
+// Budget is the session's memory budget (Limits.Budget), or nil.
+func (s *Session) Budget() *jit.Budget { return s.limits.Budget }
+
 // SetLimits makes l the limits of the threads the session makes from now
 // on. Call it before NewThread.
 func (s *Session) SetLimits(l Limits) {

@@ -20,6 +20,7 @@ peak for matmuls, read bandwidth for searches and reductions, triad
 bandwidth for elementwise ops and copies); rows with no such bound (sorts,
 gathers, per-call latency) show the rate alone.
 """
+import os
 import re
 import statistics
 import subprocess
@@ -155,6 +156,27 @@ def med(results, name, unit="ns/op"):
 
 
 def blas_note():
+    """The BLAS and LAPACK libraries this process really loaded.
+
+    NumPy's build info names only what it was linked against ("blas"); on
+    Debian that name is an alternative that may resolve to the reference
+    BLAS or to OpenBLAS, which differ tenfold in matmul and linalg speed.
+    The resolved paths in /proc/self/maps say which one the NumPy column used.
+    """
+    np.dot(np.ones((2, 2)), np.ones((2, 2)))  # make sure BLAS is loaded
+    np.linalg.solve(np.eye(2), np.ones(2))   # and LAPACK
+    loaded = set()
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                path = line.split()[-1]
+                base = os.path.basename(path)
+                if path.startswith("/") and ("blas" in base or "lapack" in base):
+                    loaded.add(os.path.realpath(path))
+    except OSError:
+        pass
+    if loaded:
+        return ", ".join(sorted(loaded))
     try:
         cfg = np.__config__.get_info("blas_opt_info")  # NumPy < 1.26
         libs = cfg.get("libraries", [])

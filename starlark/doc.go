@@ -74,6 +74,7 @@
 //	Trace, TraceBody, BodyTrace    trace a body in a sub-trace: its jaxpr, constants
 //	                               and output structure
 //	BindTraced, LeafArray          record an equation; a body's result leaf as an array
+//	LeafArrays, AValsOf, ValuesOf  the same for all leaves; their avals; arrays as values
 //	FlattenTree, TreeDef, TreeKind pytrees (TreeLeaf, TreeNone, TreeTuple, TreeList, TreeDict)
 //
 // What the transformations (lib/transform) add to it: they apply a

@@ -163,3 +163,34 @@ func LeafArray(name string, l starlark.Value, dev jit.Device) (*Array, error) {
 	}
 	return nil, fmt.Errorf("%s returned a %s inside its result; it must return arrays, numbers, or tuples, lists and dicts of them", name, l.Type())
 }
+
+// LeafArrays converts each of a pytree's leaves with LeafArray.
+func LeafArrays(name string, leaves []starlark.Value, dev jit.Device) ([]*Array, error) {
+	out := make([]*Array, len(leaves))
+	for i, l := range leaves {
+		a, err := LeafArray(name, l, dev)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+// AValsOf returns the abstract values of arrays, in order.
+func AValsOf(arrays []*Array) []trace.AVal {
+	out := make([]trace.AVal, len(arrays))
+	for i, a := range arrays {
+		out[i] = a.AVal()
+	}
+	return out
+}
+
+// ValuesOf returns arrays as Starlark values, for Unflatten and calls.
+func ValuesOf(arrays []*Array) []starlark.Value {
+	out := make([]starlark.Value, len(arrays))
+	for i, a := range arrays {
+		out[i] = a
+	}
+	return out
+}

@@ -60,10 +60,10 @@ func loopCarry(ts *jstarlark.Trace, what, root string, init []*jstarlark.Array, 
 	split func(out starlark.Value) (carry starlark.Value, rest starlark.Value, err error)) (*jstarlark.BodyTrace, []*jstarlark.Array, error) {
 	nc := len(init)
 	for attempt := 0; ; attempt++ {
-		avals := append(avalsOf(init), extra...)
+		avals := append(jstarlark.AValsOf(init), extra...)
 		var restTree *jstarlark.TreeDef
 		bt, err := jstarlark.TraceBody(ts, what, avals, func(args []*jstarlark.Array) (starlark.Value, error) {
-			carry, err := tree.Unflatten(valuesOf(args[:nc]))
+			carry, err := tree.Unflatten(jstarlark.ValuesOf(args[:nc]))
 			if err != nil {
 				return nil, err
 			}
@@ -96,7 +96,7 @@ func loopCarry(ts *jstarlark.Trace, what, root string, init []*jstarlark.Array, 
 			return nil, nil, fmt.Errorf("%s must return a carry with the structure of its input: got %s, want %s", what, outTree, tree)
 		}
 		_ = restTree
-		promote, err := carryMismatch(what, root, tree, avalsOf(init), outTree, outAvals)
+		promote, err := carryMismatch(what, root, tree, jstarlark.AValsOf(init), outTree, outAvals)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -135,7 +135,7 @@ func whileLoop(ts *jstarlark.Trace, name string, init starlark.Value, cond, body
 	if err != nil {
 		return nil, err
 	}
-	arrays, err := leavesToArrays(name, leaves, ts.Device)
+	arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +144,8 @@ func whileLoop(ts *jstarlark.Trace, name string, init starlark.Value, cond, body
 	if err != nil {
 		return nil, err
 	}
-	ct, err := jstarlark.TraceBody(ts, name+": cond_fun", avalsOf(arrays), func(args []*jstarlark.Array) (starlark.Value, error) {
-		carry, err := tree.Unflatten(valuesOf(args))
+	ct, err := jstarlark.TraceBody(ts, name+": cond_fun", jstarlark.AValsOf(arrays), func(args []*jstarlark.Array) (starlark.Value, error) {
+		carry, err := tree.Unflatten(jstarlark.ValuesOf(args))
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +169,7 @@ func whileLoop(ts *jstarlark.Trace, name string, init starlark.Value, cond, body
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	return tree.Unflatten(valuesOf(outs))
+	return tree.Unflatten(jstarlark.ValuesOf(outs))
 }
 
 // staticInt returns a Python int bound, or a concrete integer 0-d array's
@@ -402,7 +402,7 @@ func scanLoop(ts *jstarlark.Trace, name string, init, xs starlark.Value, length 
 	if err != nil {
 		return nil, err
 	}
-	carry, err := leavesToArrays(name, cleaves, ts.Device)
+	carry, err := jstarlark.LeafArrays(name, cleaves, ts.Device)
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +429,7 @@ func scanLoop(ts *jstarlark.Trace, name string, init, xs starlark.Value, length 
 	var ytree *jstarlark.TreeDef
 	bt, carry, err := loopCarry(ts, name, "init", carry, ctree, xavals,
 		func(c starlark.Value, xs []*jstarlark.Array) (starlark.Value, error) {
-			x, err := xtree.Unflatten(valuesOf(xs))
+			x, err := xtree.Unflatten(jstarlark.ValuesOf(xs))
 			if err != nil {
 				return nil, err
 			}
@@ -454,11 +454,11 @@ func scanLoop(ts *jstarlark.Trace, name string, init, xs starlark.Value, length 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	c, err := ctree.Unflatten(valuesOf(outs[:len(carry)]))
+	c, err := ctree.Unflatten(jstarlark.ValuesOf(outs[:len(carry)]))
 	if err != nil {
 		return nil, err
 	}
-	y, err := ytree.Unflatten(valuesOf(outs[len(carry):]))
+	y, err := ytree.Unflatten(jstarlark.ValuesOf(outs[len(carry):]))
 	if err != nil {
 		return nil, err
 	}
@@ -602,15 +602,15 @@ func condBranches(ts *jstarlark.Trace, name string, index *jstarlark.Array, fns 
 	if err != nil {
 		return nil, err
 	}
-	arrays, err := leavesToArrays(name, leaves, ts.Device)
+	arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
 	if err != nil {
 		return nil, err
 	}
-	avals := avalsOf(arrays)
+	avals := jstarlark.AValsOf(arrays)
 	traces := make([]*jstarlark.BodyTrace, len(fns))
 	for i, fn := range fns {
 		bt, err := jstarlark.TraceBody(ts, name+": "+names[i], avals, func(args []*jstarlark.Array) (starlark.Value, error) {
-			v, err := tree.Unflatten(valuesOf(args))
+			v, err := tree.Unflatten(jstarlark.ValuesOf(args))
 			if err != nil {
 				return nil, err
 			}
@@ -647,7 +647,7 @@ func condBranches(ts *jstarlark.Trace, name string, index *jstarlark.Array, fns 
 	var constAvals []trace.AVal
 	for _, bt := range traces {
 		consts = append(consts, bt.Consts...)
-		constAvals = append(constAvals, avalsOf(bt.Consts)...)
+		constAvals = append(constAvals, jstarlark.AValsOf(bt.Consts)...)
 	}
 	jaxprs := make([]*trace.Jaxpr, len(traces))
 	at := 0
@@ -672,36 +672,7 @@ func condBranches(ts *jstarlark.Trace, name string, index *jstarlark.Array, fns 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	return traces[0].OutTree.Unflatten(valuesOf(outs))
-}
-
-// leavesToArrays converts operand leaves (arrays and numbers) to arrays.
-func leavesToArrays(name string, leaves []starlark.Value, dev jit.Device) ([]*jstarlark.Array, error) {
-	out := make([]*jstarlark.Array, len(leaves))
-	for i, l := range leaves {
-		a, err := jstarlark.LeafArray(name, l, dev)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = a
-	}
-	return out, nil
-}
-
-func avalsOf(arrays []*jstarlark.Array) []trace.AVal {
-	out := make([]trace.AVal, len(arrays))
-	for i, a := range arrays {
-		out[i] = a.AVal()
-	}
-	return out
-}
-
-func valuesOf(arrays []*jstarlark.Array) []starlark.Value {
-	out := make([]starlark.Value, len(arrays))
-	for i, a := range arrays {
-		out[i] = a
-	}
-	return out
+	return traces[0].OutTree.Unflatten(jstarlark.ValuesOf(outs))
 }
 
 // leafPaths names each leaf of a tree as Python indexes it from root:

@@ -69,41 +69,11 @@ func devicesOf(thread *starlark.Thread, vals ...starlark.Value) func() (jit.Devi
 	}
 }
 
-// leafArrays converts a pytree's leaves to arrays (numbers become weakly
-// typed arrays).
-func leafArrays(name string, leaves []starlark.Value, dev jit.Device) ([]*jstarlark.Array, error) {
-	out := make([]*jstarlark.Array, len(leaves))
-	for i, l := range leaves {
-		a, err := jstarlark.LeafArray(name, l, dev)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = a
-	}
-	return out, nil
-}
-
-func avalsOfArrays(arrays []*jstarlark.Array) []trace.AVal {
-	out := make([]trace.AVal, len(arrays))
-	for i, a := range arrays {
-		out[i] = a.AVal()
-	}
-	return out
-}
-
-func arrayValues(arrays []*jstarlark.Array) []starlark.Value {
-	out := make([]starlark.Value, len(arrays))
-	for i, a := range arrays {
-		out[i] = a
-	}
-	return out
-}
-
 // traceFun traces fn called with the pytree of positional arguments tree
 // (whose leaves have avals) and kwargs.
 func traceFun(ts *jstarlark.Trace, name string, fn starlark.Callable, tree *jstarlark.TreeDef, avals []trace.AVal, kwargs []starlark.Tuple) (*jstarlark.BodyTrace, error) {
 	return jstarlark.TraceBody(ts, name, avals, func(args []*jstarlark.Array) (starlark.Value, error) {
-		argv, err := tree.Unflatten(arrayValues(args))
+		argv, err := tree.Unflatten(jstarlark.ValuesOf(args))
 		if err != nil {
 			return nil, err
 		}

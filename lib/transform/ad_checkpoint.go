@@ -76,12 +76,12 @@ func (c *checkpointFun) call(thread *starlark.Thread, _ *starlark.Builtin, args 
 		if err != nil {
 			return nil, err
 		}
-		arrays, err := leafArrays(name, leaves, ts.Device)
+		arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
 		if err != nil {
 			return nil, err
 		}
-		body, err := jstarlark.TraceBody(ts, name, avalsOfArrays(arrays), func(a []*jstarlark.Array) (starlark.Value, error) {
-			argv, err := tree.Unflatten(arrayValues(a))
+		body, err := jstarlark.TraceBody(ts, name, jstarlark.AValsOf(arrays), func(a []*jstarlark.Array) (starlark.Value, error) {
+			argv, err := tree.Unflatten(jstarlark.ValuesOf(a))
 			if err != nil {
 				return nil, err
 			}
@@ -96,6 +96,6 @@ func (c *checkpointFun) call(thread *starlark.Thread, _ *starlark.Builtin, args 
 		if err != nil {
 			return nil, err
 		}
-		return body.OutTree.Unflatten(arrayValues(outs))
+		return body.OutTree.Unflatten(jstarlark.ValuesOf(outs))
 	})
 }

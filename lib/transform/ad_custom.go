@@ -70,7 +70,7 @@ func withInputs(j *trace.Jaxpr, before []trace.AVal, split int, mid []trace.AVal
 	return &r
 }
 
-func constAvals(arrays []*jstarlark.Array) []trace.AVal { return avalsOfArrays(arrays) }
+func constAvals(arrays []*jstarlark.Array) []trace.AVal { return jstarlark.AValsOf(arrays) }
 
 // checkSameOutputs requires a rule's primal output to have the function's
 // structure and types.
@@ -190,16 +190,16 @@ func (f *CustomJVP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 		if err != nil {
 			return nil, err
 		}
-		arrays, err := leafArrays(name, leaves, ts.Device)
+		arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
 		if err != nil {
 			return nil, err
 		}
-		avals := avalsOfArrays(arrays)
+		avals := jstarlark.AValsOf(arrays)
 		primal := func(th *starlark.Thread, argv starlark.Tuple) (starlark.Value, error) {
 			return starlark.Call(th, f.fun, mergeNondiff(argv, fixed, f.nondiff), nil)
 		}
 		call, err := jstarlark.TraceBody(ts, name, avals, func(a []*jstarlark.Array) (starlark.Value, error) {
-			argv, err := tree.Unflatten(arrayValues(a))
+			argv, err := tree.Unflatten(jstarlark.ValuesOf(a))
 			if err != nil {
 				return nil, err
 			}
@@ -211,11 +211,11 @@ func (f *CustomJVP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 		n := len(arrays)
 		what := "the custom_jvp rule of " + name
 		rule, err := jstarlark.TraceBody(ts, what, append(append([]trace.AVal(nil), avals...), avals...), func(a []*jstarlark.Array) (starlark.Value, error) {
-			primals, err := tree.Unflatten(arrayValues(a[:n]))
+			primals, err := tree.Unflatten(jstarlark.ValuesOf(a[:n]))
 			if err != nil {
 				return nil, err
 			}
-			tangents, err := tree.Unflatten(arrayValues(a[n:]))
+			tangents, err := tree.Unflatten(jstarlark.ValuesOf(a[n:]))
 			if err != nil {
 				return nil, err
 			}
@@ -271,7 +271,7 @@ func (f *CustomJVP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 		if err != nil {
 			return nil, err
 		}
-		return call.OutTree.Unflatten(arrayValues(outs))
+		return call.OutTree.Unflatten(jstarlark.ValuesOf(outs))
 	})
 }
 

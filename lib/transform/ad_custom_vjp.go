@@ -80,13 +80,13 @@ func (f *CustomVJP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 		if err != nil {
 			return nil, err
 		}
-		arrays, err := leafArrays(name, leaves, ts.Device)
+		arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
 		if err != nil {
 			return nil, err
 		}
-		avals := avalsOfArrays(arrays)
+		avals := jstarlark.AValsOf(arrays)
 		full := func(a []*jstarlark.Array) (starlark.Tuple, error) {
-			argv, err := tree.Unflatten(arrayValues(a))
+			argv, err := tree.Unflatten(jstarlark.ValuesOf(a))
 			if err != nil {
 				return nil, err
 			}
@@ -155,7 +155,7 @@ func (f *CustomVJP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 		if err != nil {
 			return nil, err
 		}
-		return call.OutTree.Unflatten(arrayValues(results))
+		return call.OutTree.Unflatten(jstarlark.ValuesOf(results))
 	})
 }
 
@@ -167,11 +167,11 @@ func (f *CustomVJP) traceBwd(ts *jstarlark.Trace, name string, argTree *jstarlar
 	what := "the custom_vjp bwd of " + name
 	nRes := len(resAvals)
 	return jstarlark.TraceBody(ts, what, append(append([]trace.AVal(nil), resAvals...), outAvals...), func(a []*jstarlark.Array) (starlark.Value, error) {
-		res, err := resTree.Unflatten(arrayValues(a[:nRes]))
+		res, err := resTree.Unflatten(jstarlark.ValuesOf(a[:nRes]))
 		if err != nil {
 			return nil, err
 		}
-		ct, err := outTree.Unflatten(arrayValues(a[nRes:]))
+		ct, err := outTree.Unflatten(jstarlark.ValuesOf(a[nRes:]))
 		if err != nil {
 			return nil, err
 		}

@@ -92,7 +92,7 @@ func (o *gradOptions) call(thread *starlark.Thread, _ *starlark.Builtin, args st
 		if err != nil {
 			return nil, err
 		}
-		arrays, err := leafArrays(name, leaves, ts.Device)
+		arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +110,7 @@ func (o *gradOptions) call(thread *starlark.Thread, _ *starlark.Builtin, args st
 				diff[k] = dt.IsInexact()
 			}
 		}
-		bt, err := traceFun(ts, name, o.fun, tree, avalsOfArrays(arrays), kwargs)
+		bt, err := traceFun(ts, name, o.fun, tree, jstarlark.AValsOf(arrays), kwargs)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +147,7 @@ func (o *gradOptions) call(thread *starlark.Thread, _ *starlark.Builtin, args st
 			return nil, err
 		}
 		nOut := len(bt.OutAvals)
-		value, err := bt.OutTree.Unflatten(arrayValues(outs[:nOut]))
+		value, err := bt.OutTree.Unflatten(jstarlark.ValuesOf(outs[:nOut]))
 		if err != nil {
 			return nil, err
 		}

@@ -67,7 +67,7 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		if !tree.Equal(ttree) {
 			return nil, fmt.Errorf("primal and tangent arguments must have the same tree structure; got primals %s and tangents %s", tree, ttree)
 		}
-		arrays, err := leafArrays(name, leaves, ts.Device)
+		arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +89,7 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 			}
 			tarrays = append(tarrays, t)
 		}
-		bt, err := traceFun(ts, name, fun, tree, avalsOfArrays(arrays), nil)
+		bt, err := traceFun(ts, name, fun, tree, jstarlark.AValsOf(arrays), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -132,7 +132,7 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 			}
 			tangentsOut[i] = t
 		}
-		primalOut, err := outTree.Unflatten(arrayValues(outs[:nOut]))
+		primalOut, err := outTree.Unflatten(jstarlark.ValuesOf(outs[:nOut]))
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +141,7 @@ func builtinJVP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 			return nil, err
 		}
 		if hasAux {
-			aux, err := bt.OutTree.Children[1].Unflatten(arrayValues(outs[nOut:all]))
+			aux, err := bt.OutTree.Children[1].Unflatten(jstarlark.ValuesOf(outs[nOut:all]))
 			if err != nil {
 				return nil, err
 			}
@@ -253,7 +253,9 @@ func (f *vjpFun) call(thread *starlark.Thread, _ *starlark.Builtin, args starlar
 	})
 }
 
-func arrayTuple(arrays []*jstarlark.Array) starlark.Tuple { return starlark.Tuple(arrayValues(arrays)) }
+func arrayTuple(arrays []*jstarlark.Array) starlark.Tuple {
+	return starlark.Tuple(jstarlark.ValuesOf(arrays))
+}
 
 // vjp(fun, *primals, has_aux=False) -> (primals_out, vjp_fun[, aux])
 func builtinVJP(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -302,11 +304,11 @@ func forwardAndLinear(thread *starlark.Thread, name string, fun starlark.Callabl
 			return nil, err
 		}
 		inTree = tree
-		arrays, err := leafArrays(name, leaves, ts.Device)
+		arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
 		if err != nil {
 			return nil, err
 		}
-		inAvals = avalsOfArrays(arrays)
+		inAvals = jstarlark.AValsOf(arrays)
 		if bt, err = traceFun(ts, name, fun, tree, inAvals, nil); err != nil {
 			return nil, err
 		}

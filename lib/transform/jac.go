@@ -155,7 +155,7 @@ func (j *jacobianFun) CallInternal(thread *starlark.Thread, args starlark.Tuple,
 	if err != nil {
 		return nil, err
 	}
-	inArrays, err := leafArrays(name, inLeaves, dev)
+	inArrays, err := jstarlark.LeafArrays(name, inLeaves, dev)
 	if err != nil {
 		return nil, err
 	}
@@ -258,11 +258,11 @@ func standardBasis(dev jit.Device, avals []trace.AVal) ([]*jstarlark.Array, int,
 // outputs' structure and, per output leaf, the arguments' structure of its
 // Jacobian blocks.
 func (j *jacobianFun) forwardJacobian(thread *starlark.Thread, partial starlark.Callable, inArrays []*jstarlark.Array, inTree *jstarlark.TreeDef, dev jit.Device) (*jstarlark.TreeDef, []starlark.Value, starlark.Value, error) {
-	basis, _, err := standardBasis(dev, avalsOfArrays(inArrays))
+	basis, _, err := standardBasis(dev, jstarlark.AValsOf(inArrays))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tangents, err := inTree.Unflatten(valuesOf(basis))
+	tangents, err := inTree.Unflatten(jstarlark.ValuesOf(basis))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -360,7 +360,7 @@ func (j *jacobianFun) reverseJacobian(thread *starlark.Thread, partial starlark.
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	yArrays, err := leafArrays(j.Name(), yLeaves, dev)
+	yArrays, err := jstarlark.LeafArrays(j.Name(), yLeaves, dev)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -369,11 +369,11 @@ func (j *jacobianFun) reverseJacobian(thread *starlark.Thread, partial starlark.
 			return nil, nil, nil, err
 		}
 	}
-	basis, _, err := standardBasis(dev, avalsOfArrays(yArrays))
+	basis, _, err := standardBasis(dev, jstarlark.AValsOf(yArrays))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	cts, err := yTree.Unflatten(valuesOf(basis))
+	cts, err := yTree.Unflatten(jstarlark.ValuesOf(basis))
 	if err != nil {
 		return nil, nil, nil, err
 	}

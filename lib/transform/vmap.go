@@ -293,7 +293,7 @@ func (v *Vmapped) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwa
 				return nil, err
 			}
 		}
-		return body.OutTree.Unflatten(valuesOf(outs))
+		return body.OutTree.Unflatten(jstarlark.ValuesOf(outs))
 	})
 }
 
@@ -513,12 +513,4 @@ func vmapDevice(thread *starlark.Thread, mapped []*jstarlark.Array) func() (jit.
 		}
 		return jstarlark.DefaultDeviceOf(thread)
 	}
-}
-
-func valuesOf(arrays []*jstarlark.Array) []starlark.Value {
-	out := make([]starlark.Value, len(arrays))
-	for i, a := range arrays {
-		out[i] = a
-	}
-	return out
 }

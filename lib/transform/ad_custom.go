@@ -106,6 +106,59 @@ func inRules(thread *starlark.Thread, key any) (bool, func()) {
 
 const customRulesKey = "jaxsh.custom_rules"
 
+// A customCall is what custom_jvp and custom_vjp know once a call's
+// arguments are split and the function itself is traced, before their
+// rules are.
+type customCall struct {
+	fixed  starlark.Tuple // the nondiff_argnums arguments
+	tree   *jstarlark.TreeDef
+	arrays []*jstarlark.Array // the differentiable arguments' leaves
+	avals  []trace.AVal
+	call   *jstarlark.BodyTrace // the function on those leaves
+}
+
+// callCustom checks and splits a call of a custom_jvp or custom_vjp
+// function f, traces the function on the differentiable arguments and hands
+// the result to rules. From inside f's own rules the call is a plain call.
+func callCustom(thread *starlark.Thread, kind string, f any, fun starlark.Callable, nondiff []int, args starlark.Tuple, kwargs []starlark.Tuple,
+	rules func(*jstarlark.Trace, *customCall) (starlark.Value, error)) (starlark.Value, error) {
+	name := funName(fun)
+	if len(kwargs) > 0 {
+		return nil, fmt.Errorf("a %s function takes positional arguments only, got keyword %s", kind, kwargs[0][0])
+	}
+	diffArgs, fixed, err := splitNondiff(name, args, nondiff)
+	if err != nil {
+		return nil, err
+	}
+	busy, done := inRules(thread, f)
+	defer done()
+	if busy {
+		return starlark.Call(thread, fun, args, nil)
+	}
+	return jstarlark.ControlFlow(thread, name, devicesOf(thread, diffArgs), func(ts *jstarlark.Trace) (starlark.Value, error) {
+		leaves, tree, err := jstarlark.FlattenTree(name, diffArgs)
+		if err != nil {
+			return nil, err
+		}
+		arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
+		if err != nil {
+			return nil, err
+		}
+		c := &customCall{fixed: fixed, tree: tree, arrays: arrays, avals: jstarlark.AValsOf(arrays)}
+		c.call, err = jstarlark.TraceBody(ts, name, c.avals, func(a []*jstarlark.Array) (starlark.Value, error) {
+			argv, err := tree.Unflatten(jstarlark.ValuesOf(a))
+			if err != nil {
+				return nil, err
+			}
+			return starlark.Call(thread, fun, mergeNondiff(argv.(starlark.Tuple), fixed, nondiff), nil)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return rules(ts, c)
+	})
+}
+
 // A CustomJVP is a function with a custom JVP rule (@custom_jvp).
 type CustomJVP struct {
 	fun     starlark.Callable
@@ -173,41 +226,11 @@ func (f *CustomJVP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 	if f.rule == nil && f.jvps == nil {
 		return nil, fmt.Errorf("No JVP defined for custom_jvp function %s using defjvp.", name)
 	}
-	if len(kwargs) > 0 {
-		return nil, fmt.Errorf("a custom_jvp function takes positional arguments only, got keyword %s", kwargs[0][0])
-	}
-	diffArgs, fixed, err := splitNondiff(name, args, f.nondiff)
-	if err != nil {
-		return nil, err
-	}
-	busy, done := inRules(thread, f)
-	defer done()
-	if busy {
-		return starlark.Call(thread, f.fun, args, nil)
-	}
-	return jstarlark.ControlFlow(thread, name, devicesOf(thread, diffArgs), func(ts *jstarlark.Trace) (starlark.Value, error) {
-		leaves, tree, err := jstarlark.FlattenTree(name, diffArgs)
-		if err != nil {
-			return nil, err
-		}
-		arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
-		if err != nil {
-			return nil, err
-		}
-		avals := jstarlark.AValsOf(arrays)
+	return callCustom(thread, "custom_jvp", f, f.fun, f.nondiff, args, kwargs, func(ts *jstarlark.Trace, c *customCall) (starlark.Value, error) {
 		primal := func(th *starlark.Thread, argv starlark.Tuple) (starlark.Value, error) {
-			return starlark.Call(th, f.fun, mergeNondiff(argv, fixed, f.nondiff), nil)
+			return starlark.Call(th, f.fun, mergeNondiff(argv, c.fixed, f.nondiff), nil)
 		}
-		call, err := jstarlark.TraceBody(ts, name, avals, func(a []*jstarlark.Array) (starlark.Value, error) {
-			argv, err := tree.Unflatten(jstarlark.ValuesOf(a))
-			if err != nil {
-				return nil, err
-			}
-			return primal(thread, argv.(starlark.Tuple))
-		})
-		if err != nil {
-			return nil, err
-		}
+		call, tree, arrays, avals, fixed := c.call, c.tree, c.arrays, c.avals, c.fixed
 		n := len(arrays)
 		what := "the custom_jvp rule of " + name
 		rule, err := jstarlark.TraceBody(ts, what, append(append([]trace.AVal(nil), avals...), avals...), func(a []*jstarlark.Array) (starlark.Value, error) {

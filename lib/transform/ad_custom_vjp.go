@@ -63,44 +63,14 @@ func (f *CustomVJP) CallInternal(thread *starlark.Thread, args starlark.Tuple, k
 	if f.fwd == nil {
 		return nil, fmt.Errorf("No VJP defined for custom_vjp function %s using defvjp.", name)
 	}
-	if len(kwargs) > 0 {
-		return nil, fmt.Errorf("a custom_vjp function takes positional arguments only, got keyword %s", kwargs[0][0])
-	}
-	diffArgs, fixed, err := splitNondiff(name, args, f.nondiff)
-	if err != nil {
-		return nil, err
-	}
-	busy, done := inRules(thread, f)
-	defer done()
-	if busy {
-		return starlark.Call(thread, f.fun, args, nil)
-	}
-	return jstarlark.ControlFlow(thread, name, devicesOf(thread, diffArgs), func(ts *jstarlark.Trace) (starlark.Value, error) {
-		leaves, tree, err := jstarlark.FlattenTree(name, diffArgs)
-		if err != nil {
-			return nil, err
-		}
-		arrays, err := jstarlark.LeafArrays(name, leaves, ts.Device)
-		if err != nil {
-			return nil, err
-		}
-		avals := jstarlark.AValsOf(arrays)
+	return callCustom(thread, "custom_vjp", f, f.fun, f.nondiff, args, kwargs, func(ts *jstarlark.Trace, c *customCall) (starlark.Value, error) {
+		call, tree, arrays, avals, fixed := c.call, c.tree, c.arrays, c.avals, c.fixed
 		full := func(a []*jstarlark.Array) (starlark.Tuple, error) {
 			argv, err := tree.Unflatten(jstarlark.ValuesOf(a))
 			if err != nil {
 				return nil, err
 			}
 			return mergeNondiff(argv.(starlark.Tuple), fixed, f.nondiff), nil
-		}
-		call, err := jstarlark.TraceBody(ts, name, avals, func(a []*jstarlark.Array) (starlark.Value, error) {
-			argv, err := full(a)
-			if err != nil {
-				return nil, err
-			}
-			return starlark.Call(thread, f.fun, argv, nil)
-		})
-		if err != nil {
-			return nil, err
 		}
 		fwdWhat := "the custom_vjp fwd of " + name
 		fwd, err := jstarlark.TraceBody(ts, fwdWhat, avals, func(a []*jstarlark.Array) (starlark.Value, error) {

@@ -7,8 +7,8 @@ where the default python3 lacks it):
     /usr/bin/python3 bench/compare.py [-count N] [-rounds R]
 
 Each round times every NumPy case (median of several calls after a warm-up)
-and runs the Go benchmarks: the jaxsh cases (starlark/bench_test.go,
-starlark/bench_ops_test.go), the machine's limits (bench/machine: FMA peak,
+and runs the Go benchmarks: the jaxsh cases (bench/bench_test.go,
+bench/bench_ops_test.go and the rest of bench/*_test.go), the machine's limits (bench/machine: FMA peak,
 read and triad bandwidth, measured by vector loops in the same run) and the
 compile-time scaling (jit/fuse_merge_bench_test.go). Rounds interleave the
 two sides so that a noisy neighbour hurts both alike; the table reports
@@ -196,7 +196,7 @@ def main():
         for name, _, fn, _, _ in cases:
             numpy_times.setdefault(name, []).append(median_time(fn))
         merge(go, run_go("./bench/machine/", ".", count, "10x"))
-        merge(go, run_go("./starlark/", f"^Benchmark({names}|JitDispatch4)$", count))
+        merge(go, run_go("./bench/", f"^Benchmark({names}|JitDispatch4)$", count))
     merge(go, run_go("./jit/", "CompileAllIntermediates", 1, "2x"))
 
     peak = med(go, "PeakFMA", "GFLOP/s") * 1e9

@@ -16,11 +16,6 @@ func (a *Array) Buf() jit.Buffer { return a.buf }
 // Live reports whether the array is deleted (donated).
 func (a *Array) Live() error { return a.live() }
 
-// RunThread runs fn as an entry point of thread (runThread).
-func RunThread(thread *starlark.Thread, fn func() (struct{}, error)) (struct{}, error) {
-	return runThread(thread, fn)
-}
-
 // EchoName is the REPL's hidden global for an expression's value.
 const EchoName = echoName
 

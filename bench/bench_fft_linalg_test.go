@@ -1,4 +1,4 @@
-package starlark_test
+package bench_test
 
 import "testing"
 

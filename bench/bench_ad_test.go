@@ -1,4 +1,4 @@
-package starlark_test
+package bench_test
 
 import (
 	"bytes"
@@ -157,21 +157,21 @@ def run_step():
 		return time.Since(start), nil
 	}
 	var fwd, vg, minFwd, minVG time.Duration
-	_, err = RunThread(thread, func() (struct{}, error) {
+	err = asEntry(session, thread, func() error {
 		for _, name := range []string{"run_forward", "run_step"} { // compile both first
 			if _, err := timeOne(name); err != nil {
-				return struct{}{}, err
+				return err
 			}
 		}
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			f, err := timeOne("run_forward")
 			if err != nil {
-				return struct{}{}, err
+				return err
 			}
 			g, err := timeOne("run_step")
 			if err != nil {
-				return struct{}{}, err
+				return err
 			}
 			fwd, vg = fwd+f, vg+g
 			if i == 0 || f < minFwd {
@@ -181,7 +181,7 @@ def run_step():
 				minVG = g
 			}
 		}
-		return struct{}{}, nil
+		return nil
 	})
 	if err != nil {
 		b.Fatal(FormatError(err))

@@ -1,4 +1,4 @@
-package starlark_test
+package bench_test
 
 import (
 	"bytes"
@@ -40,19 +40,19 @@ func benchEvalCPU(b *testing.B, setup, call string) {
 	}
 	b.ResetTimer()
 	start := cpuTime()
-	_, err = RunThread(thread, func() (struct{}, error) {
+	err = asEntry(session, thread, func() error {
 		for i := 0; i < b.N; i++ {
 			v, err := starlark.Call(thread, run, nil, nil)
 			if err != nil {
-				return struct{}{}, err
+				return err
 			}
 			if a, ok := v.(*Array); ok { // dispatch is asynchronous: time the work
 				if _, err := a.Buffer(); err != nil {
-					return struct{}{}, err
+					return err
 				}
 			}
 		}
-		return struct{}{}, nil
+		return nil
 	})
 	if err != nil {
 		b.Fatal(FormatError(err))
@@ -183,25 +183,25 @@ def run_batch():
 		return cpuTime() - startCPU, time.Since(start), nil
 	}
 	var cpuPer, cpuBatch, wallPer, wallBatch time.Duration
-	_, err = RunThread(thread, func() (struct{}, error) {
+	err = asEntry(session, thread, func() error {
 		for _, name := range []string{"run_per_example", "run_batch"} { // compile both first
 			if _, _, err := timeOne(name); err != nil {
-				return struct{}{}, err
+				return err
 			}
 		}
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			c, w, err := timeOne("run_per_example")
 			if err != nil {
-				return struct{}{}, err
+				return err
 			}
 			cpuPer, wallPer = cpuPer+c, wallPer+w
 			if c, w, err = timeOne("run_batch"); err != nil {
-				return struct{}{}, err
+				return err
 			}
 			cpuBatch, wallBatch = cpuBatch+c, wallBatch+w
 		}
-		return struct{}{}, nil
+		return nil
 	})
 	if err != nil {
 		b.Fatal(FormatError(err))

@@ -96,57 +96,6 @@ func TestNativeMixedWidths(t *testing.T) {
 		randomBuffer(t, rng, trace.Float32, false, 10, 100), randomBuffer(t, rng, trace.Float64, false, n))
 }
 
-// sin, cos and exp follow vmath's vector paths where it applies; a chunk with
-// a lane beyond it (huge, infinite, NaN) is computed by the block machine,
-// also when the kernel writes over its input.
-func TestNativeSinCosExp(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []int{5, 64, 1000, 3*grainElements + 1} {
-		xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
-		v := view[float32](xs)
-		for i := range v {
-			v[i] = float32(rng.NormFloat64() * math.Exp2(float64(rng.IntN(30)-6)))
-		}
-		special := []float32{0, float32(math.Copysign(0, -1)), 0x1p24, -0x1p24, math.Nextafter32(0x1p24, 0),
-			505.79642, 1e30, float32(math.Inf(1)), float32(math.NaN()), 3.1415927, -1.5707964,
-			149.99998, -149.99998, 150, -150, 88.72284, 88.72283, -103.97208, -87.33655}
-		for i, f := range special {
-			if n > 100 || i < n {
-				v[(i*7919)%n] = f
-			}
-		}
-		for _, fn := range []string{"sin", "cos", "exp"} {
-			jb := newJaxprBuilder(t)
-			x := jb.input(trace.Float32, n)
-			y := jb.bind(fn, nil, x)
-			j := jb.build(jb.bind("add", nil, jb.bind("mul", nil, y, jb.lit(2.0, trace.Float32)), x), y)
-			runBothWays(t, fmt.Sprintf("%s[%d]", fn, n), j, trace.Shape{n}, true, xs)
-			// x dies at the call: the result may take its register.
-			jb = newJaxprBuilder(t)
-			x = jb.input(trace.Float32, n)
-			j = jb.build(jb.bind(fn, nil, x))
-			runBothWays(t, fmt.Sprintf("%s alone [%d]", fn, n), j, trace.Shape{n}, true, xs)
-		}
-	}
-	// A million ordinary lanes each, spread over every binade the vector
-	// path covers (below 2^24 for sin and cos, 150 for exp): no chunk is
-	// flagged, and every lane is the vector code's.
-	const many = 1 << 20
-	for _, fn := range []string{"sin", "cos", "exp"} {
-		top := 24
-		if fn == "exp" {
-			top = 7
-		}
-		xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{many}, DType: trace.Float32})
-		for i, v := 0, view[float32](xs); i < many; i++ {
-			v[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(top+26)-26) * float64(1-2*rng.IntN(2)))
-		}
-		jb := newJaxprBuilder(t)
-		x := jb.input(trace.Float32, many)
-		runBothWays(t, fn+" of ordinary values", jb.build(jb.bind(fn, nil, x)), trace.Shape{many}, true, xs)
-	}
-}
-
 // Kernels that move elements stay on the block machine, with the same
 // results.
 func TestNativeRefusesIndexMaps(t *testing.T) {
@@ -246,7 +195,8 @@ func FuzzNativeKernels(f *testing.F) {
 				if dt != trace.Float32 {
 					continue
 				}
-				v = jb.bind([]string{"sin", "cos", "exp"}[int(p[1]+p[2])%3], nil, jb.bind("mul", nil, x, jb.lit(math.Ldexp(1, int(p[2]%40)-8), dt)))
+				fns := nativeMathNames()
+				v = jb.bind(fns[int(p[1]+p[2])%len(fns)], nil, jb.bind("mul", nil, x, jb.lit(math.Ldexp(1, int(p[2]%40)-8), dt)))
 			}
 			vals = append(vals, v)
 		}

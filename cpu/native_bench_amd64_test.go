@@ -53,3 +53,17 @@ func BenchmarkFusedChain6Float32_16MPortable(b *testing.B) { benchChain6(b, "0")
 
 func BenchmarkFusedSinCosFloat32_16MNative(b *testing.B)   { benchSinCos(b, "1") }
 func BenchmarkFusedSinCosFloat32_16MPortable(b *testing.B) { benchSinCos(b, "0") }
+
+// One transcendental on 16M float32 as a fused kernel, native and on the
+// block machine (x = i·1e-6, y = 1 − x unused by most).
+func benchMath(b *testing.B, fn, codegen string) {
+	benchFusedKernel(b, codegen, func(jb *jaxprBuilder, x, _ *trace.Var) *trace.Var { return jb.bind(fn, nil, x) })
+}
+
+func BenchmarkFusedMathFloat32_16M(b *testing.B) {
+	for _, fn := range nativeMathNames() {
+		for _, codegen := range []string{"1", "0"} {
+			b.Run(fn+"/codegen="+codegen, func(b *testing.B) { benchMath(b, fn, codegen) })
+		}
+	}
+}

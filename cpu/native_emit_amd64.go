@@ -3,9 +3,6 @@ package cpu
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
-
-	"github.com/jaxsh/jaxsh/cpu/vmath"
 
 	"github.com/jaxsh/jaxsh/trace"
 )
@@ -41,8 +38,8 @@ const (
 	scratchMask = 6
 	boolMasks   = 4 // k2-k5
 
-	// Kernels with sin or cos keep vector registers from firstScratch up
-	// for the float64 temporaries of the sequence.
+	// Kernels with transcendentals keep vector registers from
+	// firstScratch up for the float64 temporaries of the sequences.
 	firstScratch = 26
 )
 
@@ -71,11 +68,11 @@ func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
 		has64 = has64 || n.dt == trace.Float64
 	}
 	e := &nativeEmitter{l: l, lanes: 16, reg: make([]uint8, len(l.nodes)), inPtr: map[int]gpr{}}
-	if has64 || l.trig {
+	if has64 || l.math {
 		e.lanes = 8
 	}
 	// Pointer registers: inputs read per lane, then outputs.
-	code := &nativeCode{lanes: e.lanes, inFull: make([]bool, nIn), flags: l.trig}
+	code := &nativeCode{lanes: e.lanes, inFull: make([]bool, nIn), flags: l.flags}
 	next := 0
 	for _, n := range l.nodes {
 		if n.op == nLoad && !code.inFull[n.input] {
@@ -151,7 +148,7 @@ func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
 func (e *nativeEmitter) allocate(pro, body, outs []int) error {
 	var freeVec, freeMask []uint8
 	top := 31
-	if e.l.trig {
+	if e.l.math {
 		top = firstScratch - 1
 	}
 	for r := top; r >= 0; r-- {
@@ -323,129 +320,11 @@ func (e *nativeEmitter) node(i int, mask uint8) {
 		a.kop(map[byte]string{0x41: "kandw", 0x45: "korw", 0x47: "kxorw"}[n.sub], n.sub, dst, arg(0), arg(1))
 	case nBoolNot:
 		a.knotw(dst, arg(0))
-	case nSin, nCos:
-		e.sinCos(n.op == nCos, dst, arg(0), mask)
-	case nExp:
-		e.exp(dst, arg(0), mask)
+	case nMath:
+		nativeMath[n.name](e, dst, arg(0), mask)
 	default:
 		panic(fmt.Sprintf("cpu: native node op %d", n.op))
 	}
-}
-
-// sinCos computes vmath's sinLanes or cosLanes (trig.go), operation for
-// operation, on the eight float32 lanes of ymm x, and raises the chunk's
-// flag when a lane (selected by mask, if any) is beyond the range that
-// path covers or NaN.
-func (e *nativeEmitter) sinCos(cos bool, dst, x uint8, mask uint8) {
-	a := &e.a
-	k := vmath.SinCosConstants()
-	c := func(f float64) rmOperand { return memOp(e.bitsConst(trace.Float64, math.Float64bits(f))) }
-	f64 := func(code byte, name string) evexOp { return floatOp(trace.Float64, code, name) }
-	add, sub, mul := f64(0x58, "add"), f64(0x5C, "sub"), f64(0x59, "mul")
-	const xd, hi, shifted, f, s = firstScratch, firstScratch + 1, firstScratch + 2, firstScratch + 3, firstScratch + 4
-	z := zmmWidth
-	e.flagUnlessAtMost(x, k.FastMax, mask)
-	a.op2(evexOp{pp: 0, mm: 1, w: 0, code: 0x5A, name: "vcvtps2pd"}, z, xd, vreg(ymmWidth, x), z, 0, false)
-	a.op3(mul, z, hi, xd, c(k.InvPi1), 0, false)
-	if cos {
-		a.op3(sub, z, shifted, hi, c(0.5), 0, false)
-		a.op3(add, z, shifted, shifted, c(k.RoundShift), 0, false)
-		a.op3(sub, z, f, shifted, c(k.RoundShift), 0, false)
-		a.op3(add, z, f, f, c(0.5), 0, false)
-	} else {
-		a.op3(add, z, shifted, hi, c(k.RoundShift), 0, false)
-		a.op3(sub, z, f, shifted, c(k.RoundShift), 0, false)
-	}
-	a.op3(sub, z, f, hi, vreg(z, f), 0, false)
-	a.op3(mul, z, xd, xd, c(k.InvPi2), 0, false)
-	a.op3(add, z, f, f, vreg(z, xd), 0, false)
-	a.op3(mul, z, s, f, vreg(z, f), 0, false)
-	acc := uint8(hi)
-	a.op3(mul, z, acc, s, c(k.SinPi[4]), 0, false)
-	for i := 3; i >= 0; i-- {
-		a.op3(add, z, acc, acc, c(k.SinPi[i]), 0, false)
-		if i > 0 {
-			a.op3(mul, z, acc, s, vreg(z, acc), 0, false)
-		}
-	}
-	a.op3(mul, z, acc, f, vreg(z, acc), 0, false)
-	a.op2(evexOp{pp: 1, mm: 1, w: 1, code: 0x5A, name: "vcvtpd2ps"}, ymmWidth, dst, vreg(z, acc), z, 0, false)
-	// The sign: the low bit of shifted's bits moved to bit 31 of a dword.
-	a.shiftLeftQ(z, shifted, shifted, 31)
-	a.truncQD(shifted, shifted)
-	y := ymmWidth
-	a.op3(intOp(trace.Float32, 0xEF, "xor"), y, dst, dst, vreg(y, shifted), 0, false)
-	if cos {
-		a.op3(intOp(trace.Float32, 0xEF, "xor"), y, dst, dst, memOp(e.bitsConst(trace.Float32, signBit(trace.Float32))), 0, false)
-	}
-}
-
-// flagUnlessAtMost raises the chunk's flag when a lane of ymm x (selected
-// by mask, if any) is not at most limit in magnitude, NaN included. It
-// reads x before the caller writes anything: the result may take x's
-// register.
-func (e *nativeEmitter) flagUnlessAtMost(x uint8, limit float32, mask uint8) {
-	a := &e.a
-	const abs = firstScratch + 5
-	y := ymmWidth
-	a.op3(intOp(trace.Float32, 0xDB, "and"), y, abs, x, memOp(e.bitsConst(trace.Float32, ^signBit(trace.Float32)&allBits(trace.Float32))), 0, false)
-	a.compare(floatOp(trace.Float32, 0xC2, "cmp"), y, scratchMask, abs, memOp(e.bitsConst(trace.Float32, uint64(math.Float32bits(limit)))), 0x06)
-	if mask != 0 {
-		a.kop("kandw", 0x41, scratchMask, scratchMask, mask)
-	}
-	covered := a.newLabel()
-	a.kortestw(scratchMask, scratchMask)
-	a.jcc(condZ, covered)
-	a.storeByte(rdi, 8*argFlag, 1)
-	a.bind(covered)
-}
-
-// exp computes vmath's expLanes (exp.go) operation for operation on the
-// eight float32 lanes of ymm x; the 32-entry scale table is read with two
-// two-table permutes and a blend on the index's bit 4.
-func (e *nativeEmitter) exp(dst, x uint8, mask uint8) {
-	a := &e.a
-	k := vmath.ExpVectorConstants()
-	e.flagUnlessAtMost(x, k.FastMax, mask)
-	c := func(f float64) rmOperand { return memOp(e.bitsConst(trace.Float64, math.Float64bits(f))) }
-	q := func(v uint64) rmOperand { return memOp(e.bitsConst(trace.Float64, v)) }
-	table := func(from int) memOperand {
-		var b []byte
-		for _, v := range k.Table[from : from+8] {
-			b = binary.LittleEndian.AppendUint64(b, v)
-		}
-		return memOperand{rip: true, constant: e.a.constant(b)}
-	}
-	f64 := func(code byte, name string) evexOp { return floatOp(trace.Float64, code, name) }
-	add, sub, mul := f64(0x58, "add"), f64(0x5C, "sub"), f64(0x59, "mul")
-	movdqu64 := evexOp{pp: 2, mm: 1, w: 1, code: 0x6F, name: "vmovdqu64"}
-	permt2q := evexOp{pp: 1, mm: 2, w: 1, code: 0x7E, name: "vpermt2q"}
-	testmq := evexOp{pp: 1, mm: 2, w: 1, code: 0x27, name: "vptestmq"}
-	const xd, shifted, n, idx, lo, hi = firstScratch, firstScratch + 1, firstScratch + 2, firstScratch + 3, firstScratch + 4, firstScratch + 5
-	z := zmmWidth
-	a.op2(evexOp{pp: 0, mm: 1, w: 0, code: 0x5A, name: "vcvtps2pd"}, z, xd, vreg(ymmWidth, x), z, 0, false)
-	a.op3(mul, z, shifted, xd, c(k.ToSteps), 0, false)
-	a.op3(add, z, shifted, shifted, c(k.RoundShift), 0, false)
-	a.op3(sub, z, n, shifted, c(k.RoundShift), 0, false)
-	a.op3(intOp(trace.Float64, 0xDB, "and"), z, idx, shifted, q(31), 0, false)
-	a.shiftLeftQ(z, shifted, shifted, 47)
-	a.load(movdqu64, z, lo, table(0), 0)
-	a.op3(permt2q, z, lo, idx, memOp(table(8)), 0, false)
-	a.load(movdqu64, z, hi, table(16), 0)
-	a.op3(permt2q, z, hi, idx, memOp(table(24)), 0, false)
-	a.testMask(testmq, z, scratchMask, idx, q(16))
-	a.blend(blendOp(trace.Float64), z, lo, lo, vreg(z, hi), scratchMask)
-	a.op3(intOp(trace.Float64, 0xD4, "add"), z, lo, lo, vreg(z, shifted), 0, false) // scale
-	a.op3(mul, z, n, n, c(k.StepLn), 0, false)
-	a.op3(sub, z, xd, xd, vreg(z, n), 0, false) // r
-	a.op3(mul, z, n, xd, c(k.Poly[1]), 0, false)
-	a.op3(add, z, n, n, c(k.Poly[0]), 0, false)
-	a.op3(mul, z, hi, xd, vreg(z, xd), 0, false)
-	a.op3(mul, z, hi, hi, vreg(z, n), 0, false)
-	a.op3(add, z, xd, xd, c(1), 0, false)
-	a.op3(add, z, xd, xd, vreg(z, hi), 0, false)
-	a.op3(mul, z, xd, lo, vreg(z, xd), 0, false)
-	a.op2(evexOp{pp: 1, mm: 1, w: 1, code: 0x5A, name: "vcvtpd2ps"}, ymmWidth, dst, vreg(z, xd), z, 0, false)
 }
 
 func signBit(dt trace.DType) uint64 {

@@ -37,9 +37,7 @@ const (
 	nConvert // float32 ↔ float64
 	nBoolOp  // and or xor of bools
 	nBoolNot // not of a bool
-	nSin     // float32 sin, cos and exp by vmath's vector paths (through float64)
-	nCos
-	nExp
+	nMath    // a float32 transcendental (name), vmath's kernel through float64
 )
 
 type vnode struct {
@@ -54,10 +52,12 @@ type vnode struct {
 }
 
 type nativeLowering struct {
-	// trig: the kernel computes sin, cos or exp, whose vector paths cover
-	// |x| up to vmath's limits; generated code flags chunks with other
-	// lanes, which the block machine then computes again.
-	trig     bool
+	// math: the kernel computes a transcendental (native_math_amd64.go),
+	// in float64 on eight lanes with scratch registers of its own; flags:
+	// one whose code may flag chunks for the block machine to compute
+	// again.
+	math     bool
+	flags    bool
 	size     int
 	producer map[*trace.Var]*trace.Eqn
 	inputs   map[*trace.Var]int
@@ -304,8 +304,8 @@ func (l *nativeLowering) elementwise(e *trace.Eqn, dt trace.DType, args []int, i
 		node.op, node.sub = nBoolOp, boolOpcodes[name]
 	case name == "not" && argDT == trace.Bool:
 		node.op = nBoolNot
-	case (name == "sin" || name == "cos" || name == "exp") && argDT == trace.Float32:
-		node.op, l.trig = map[string]nodeOp{"sin": nSin, "cos": nCos, "exp": nExp}[name], true
+	case nativeMath[name] != nil && argDT == trace.Float32 && len(args) == 1:
+		node.op, l.math, l.flags = nMath, true, l.flags || mathFlags(name)
 	default:
 		return 0, errNotNative("%s on %s", name, argDT)
 	}

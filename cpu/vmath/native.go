@@ -39,3 +39,43 @@ func ExpVectorConstants() ExpConstants {
 	return ExpConstants{ToSteps: expTableSize / math.Ln2, StepLn: math.Ln2 / expTableSize, RoundShift: roundShift,
 		Poly: expPoly, Table: expScaleTable, FastMax: expFastMax}
 }
+
+// Expm1Poly returns the coefficients of expm1Reduced: for |r| ≤ ln2/64,
+// expm1(r) ≈ r + (r·r)·(P[0] + r·(P[1] + r·P[2])). Expm1 (with e =
+// scale·expm1(r) + (scale − 1), the sign of x restored), Tanh (the same
+// on 2x, then e/(e+2)) and Sinh (on |x|, then ½(e + e/(e+1))) build on it
+// with ExpConstants' reduction.
+func Expm1Poly() [3]float64 { return expm1Poly }
+
+// TanhFastLimit bounds |x| on Tanh's computed path; beyond it the result
+// is ±1 (NaN stays NaN).
+const TanhFastLimit = tanhFastLimit
+
+// LogConstants are the constants of the log family for a code generator.
+// For a positive finite float64 x with bits b: tmp = b − Offset, cell =
+// (tmp >> (52 − TableBits)) mod 2^TableBits, k = float64(int64(tmp) >>
+// 52), z = the float64 with bits b − (tmp & (0xfff << 52)), r =
+// z·InvC[cell] − 1, and log x = k·ln2 + (LogC[cell] + (r + (r·r)·(Poly[0]
+// + r·Poly[1]))). Log32 computes exactly this on float64(x) for every
+// positive finite float32 x, subnormals included.
+type LogConstants struct {
+	Offset     uint64
+	TableBits  uint
+	InvC, LogC [logTableSize]float64
+	Poly       [2]float64
+}
+
+// LogVectorConstants returns the log family's constants.
+func LogVectorConstants() LogConstants {
+	k := LogConstants{Offset: logOffset, TableBits: logTableBits, Poly: logPoly}
+	for i, c := range logTable {
+		k.InvC[i], k.LogC[i] = c.invC, c.logC
+	}
+	return k
+}
+
+// Log1pFastMax bounds the positive side of Log1p's polynomial path: there
+// u = 1 + x, c = (x − (u − 1))·(2 − u), and log1p x = k·ln2 + logZ(u) + c
+// with u's log parts, x's sign restored. Above it (finite) log1p x is
+// log x.
+const Log1pFastMax = log1pFastMax

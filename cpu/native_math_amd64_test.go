@@ -1,0 +1,124 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/jaxsh/jaxsh/trace"
+)
+
+// nativeMathNames lists the compiled transcendentals in a fixed order.
+func nativeMathNames() []string {
+	var names []string
+	for name := range nativeMath {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// specialFloat32s are the inputs where the transcendentals' paths meet or
+// end: signed zeros, subnormals, ±Inf, NaNs (quiet, negative, signalling,
+// with payloads), the largest floats, and each kernel's range limits and
+// the floats either side of them.
+func specialFloat32s() []float32 {
+	bits := func(b uint32) float32 { return math.Float32frombits(b) }
+	inf := float32(math.Inf(1))
+	var xs []float32
+	edges := []float32{0, 1, 0.5, 2, 0x1p24, 75, 150, 88.72284, 88.72283, 103.97208, 87.33655,
+		128, 149, 0x1p52, 0x1p-29, 505.79642, 3.1415927, 1.5707964, 1e30, 0.6992188, 1.3984375,
+		math.MaxFloat32, math.SmallestNonzeroFloat32, 0x1p-126, 1e-20}
+	for _, f := range edges {
+		for _, g := range []float32{f, math.Nextafter32(f, 0), math.Nextafter32(f, inf)} {
+			xs = append(xs, g, -g)
+		}
+	}
+	xs = append(xs, inf, -inf, float32(math.NaN()), bits(0xFFC00000), bits(0x7F800001), bits(0x7FC12345),
+		bits(0xFFA00000), bits(0x007FFFFF), bits(0x807FFFFF), bits(0x00000003), -1, math.Nextafter32(-1, 0),
+		math.Nextafter32(-1, -2))
+	return xs
+}
+
+// Every compiled transcendental against the block machine: special values
+// at every position of a vector (and in tails), ordinary random values,
+// and random bit patterns (every class of float32), also when the result
+// overwrites its input.
+func TestNativeTranscendentals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	special := specialFloat32s()
+	for _, n := range []int{5, 64, 1000, 3*grainElements + 1} {
+		xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
+		v := view[float32](xs)
+		for i := range v {
+			switch i % 3 {
+			case 0:
+				v[i] = math.Float32frombits(rng.Uint32())
+			default:
+				v[i] = float32(rng.NormFloat64() * math.Exp2(float64(rng.IntN(30)-6)))
+			}
+		}
+		for i, f := range special {
+			if n > 200 || i < n {
+				v[(i*7919)%n] = f
+			}
+		}
+		for _, fn := range nativeMathNames() {
+			jb := newJaxprBuilder(t)
+			x := jb.input(trace.Float32, n)
+			y := jb.bind(fn, nil, x)
+			j := jb.build(jb.bind("add", nil, jb.bind("mul", nil, y, jb.lit(2.0, trace.Float32)), x), y)
+			runBothWays(t, fmt.Sprintf("%s[%d]", fn, n), j, trace.Shape{n}, true, xs)
+			// x dies at the call: the result may take its register.
+			jb = newJaxprBuilder(t)
+			x = jb.input(trace.Float32, n)
+			j = jb.build(jb.bind(fn, nil, x))
+			runBothWays(t, fmt.Sprintf("%s alone [%d]", fn, n), j, trace.Shape{n}, true, xs)
+		}
+	}
+}
+
+// Each special value alone in every lane position of a vector, the rest
+// ordinary: a special lane must not disturb its neighbours.
+func TestNativeTranscendentalsSpecialLanes(t *testing.T) {
+	special := specialFloat32s()
+	n := 8 * len(special)
+	xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
+	v := view[float32](xs)
+	for i := range v {
+		v[i] = 0.75 + float32(i%8)/16
+	}
+	for i, f := range special {
+		v[8*i+i%8] = f
+	}
+	for _, fn := range nativeMathNames() {
+		jb := newJaxprBuilder(t)
+		x := jb.input(trace.Float32, n)
+		runBothWays(t, fn+" special lanes", jb.build(jb.bind(fn, nil, x)), trace.Shape{n}, true, xs)
+	}
+}
+
+// A million lanes each, spread over every binade where the function's
+// result is not yet saturated (below 2^24 for sin and cos, so no chunk is
+// flagged and every lane is the vector code's), both signs.
+func TestNativeTranscendentalsMillion(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const many = 1 << 20
+	top := map[string]int{"sin": 24, "cos": 24, "exp": 8, "exp2": 8, "expm1": 8, "sinh": 8, "cosh": 8,
+		"tanh": 7, "log": 128, "log1p": 128}
+	for _, fn := range nativeMathNames() {
+		hi, ok := top[fn]
+		if !ok {
+			t.Fatalf("no range for %s", fn)
+		}
+		xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{many}, DType: trace.Float32})
+		for i, v := 0, view[float32](xs); i < many; i++ {
+			v[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(hi+149)-149) * float64(1-2*rng.IntN(2)))
+		}
+		jb := newJaxprBuilder(t)
+		x := jb.input(trace.Float32, many)
+		runBothWays(t, fn+" of a million values", jb.build(jb.bind(fn, nil, x)), trace.Shape{many}, true, xs)
+	}
+}

@@ -195,8 +195,13 @@ func FuzzNativeKernels(f *testing.F) {
 				if dt != trace.Float32 {
 					continue
 				}
-				fns := nativeMathNames()
-				v = jb.bind(fns[int(p[1]+p[2])%len(fns)], nil, jb.bind("mul", nil, x, jb.lit(math.Ldexp(1, int(p[2]%40)-8), dt)))
+				fns := append(nativeMathNames(), "atan2")
+				scaled := jb.bind("mul", nil, x, jb.lit(math.Ldexp(1, int(p[2]%40)-8), dt))
+				if fn := fns[int(p[1]+p[2])%len(fns)]; fn == "atan2" {
+					v = jb.bind(fn, nil, scaled, y)
+				} else {
+					v = jb.bind(fn, nil, scaled)
+				}
 			}
 			vals = append(vals, v)
 		}

@@ -40,7 +40,7 @@ const (
 
 	// Kernels with transcendentals keep vector registers from
 	// firstScratch up for the float64 temporaries of the sequences.
-	firstScratch = 26
+	firstScratch = 24
 )
 
 type nativeCode struct {
@@ -321,7 +321,7 @@ func (e *nativeEmitter) node(i int, mask uint8) {
 	case nBoolNot:
 		a.knotw(dst, arg(0))
 	case nMath:
-		nativeMath[n.name](e, dst, arg(0), mask)
+		e.math(n, dst, mask)
 	default:
 		panic(fmt.Sprintf("cpu: native node op %d", n.op))
 	}

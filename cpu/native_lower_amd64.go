@@ -304,7 +304,7 @@ func (l *nativeLowering) elementwise(e *trace.Eqn, dt trace.DType, args []int, i
 		node.op, node.sub = nBoolOp, boolOpcodes[name]
 	case name == "not" && argDT == trace.Bool:
 		node.op = nBoolNot
-	case nativeMath[name] != nil && argDT == trace.Float32 && len(args) == 1:
+	case isNativeMath(name, len(args)) && argDT == trace.Float32 && same:
 		node.op, l.math, l.flags = nMath, true, l.flags || mathFlags(name)
 	default:
 		return 0, errNotNative("%s on %s", name, argDT)

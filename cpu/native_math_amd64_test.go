@@ -107,7 +107,7 @@ func TestNativeTranscendentalsMillion(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	const many = 1 << 20
 	top := map[string]int{"sin": 24, "cos": 24, "exp": 8, "exp2": 8, "expm1": 8, "sinh": 8, "cosh": 8,
-		"tanh": 7, "log": 128, "log1p": 128}
+		"tanh": 7, "log": 128, "log1p": 128, "tan": 24, "atan": 128, "erf": 3}
 	for _, fn := range nativeMathNames() {
 		hi, ok := top[fn]
 		if !ok {
@@ -121,4 +121,33 @@ func TestNativeTranscendentalsMillion(t *testing.T) {
 		x := jb.input(trace.Float32, many)
 		runBothWays(t, fn+" of a million values", jb.build(jb.bind(fn, nil, x)), trace.Shape{many}, true, xs)
 	}
+}
+
+// atan2 against the block machine: random pairs over every binade, and
+// every pair of special values (zeros, infinities, NaNs, subnormals), in
+// both operand orders.
+func TestNativeAtan2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	special := specialFloat32s()
+	n := len(special)*len(special) + 1<<20
+	ys := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
+	xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
+	yv, xv := view[float32](ys), view[float32](xs)
+	for i, a := range special {
+		for j, b := range special {
+			yv[i*len(special)+j], xv[i*len(special)+j] = a, b
+		}
+	}
+	for i := len(special) * len(special); i < n; i++ {
+		yv[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(277)-149) * float64(1-2*rng.IntN(2)))
+		xv[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(277)-149) * float64(1-2*rng.IntN(2)))
+	}
+	jb := newJaxprBuilder(t)
+	y, x := jb.input(trace.Float32, n), jb.input(trace.Float32, n)
+	runBothWays(t, "atan2", jb.build(jb.bind("atan2", nil, y, x)), trace.Shape{n}, true, ys, xs)
+	// y dies at the call, x lives on: the result may take y's register.
+	jb = newJaxprBuilder(t)
+	y, x = jb.input(trace.Float32, n), jb.input(trace.Float32, n)
+	j := jb.build(jb.bind("add", nil, jb.bind("atan2", nil, y, x), x))
+	runBothWays(t, "atan2 + x", j, trace.Shape{n}, true, ys, xs)
 }

@@ -79,3 +79,38 @@ func LogVectorConstants() LogConstants {
 // with u's log parts, x's sign restored. Above it (finite) log1p x is
 // log x.
 const Log1pFastMax = log1pFastMax
+
+// TanConstants are the constants of Tan's path for |x| ≤ FastMax: hi =
+// x·TwoOverPi1, shifted = hi + RoundShift, f = (hi − (shifted −
+// RoundShift)) + x·TwoOverPi2, s = f·f, sin = f·(S[0] + s·(S[1] + …
+// s·S[4])), cos = C[0] + s·(C[1] + … s·C[4]), and the result sin/cos when
+// shifted's low bit is 0, (−cos)/sin when it is 1.
+type TanConstants struct {
+	TwoOverPi1, TwoOverPi2 float64
+	Sin, Cos               [5]float64
+}
+
+// TanVectorConstants returns Tan's constants.
+func TanVectorConstants() TanConstants {
+	return TanConstants{TwoOverPi1: twoOverPi1, TwoOverPi2: twoOverPi2, Sin: tanSinPoly, Cos: tanCosPoly}
+}
+
+// AtanPoly returns atanTail's coefficients: with z = t·t and z2 = z·z,
+// even = P[0] + z2·(P[2] + z2·(P[4] + z2·(P[6] + z2·P[8]))), odd the same
+// on the odd coefficients, and atan t = t + (t·z)·(even + z·odd).
+func AtanPoly() [10]float64 { return atanPoly }
+
+// ErfConstants are Erf's: for the float32 bits b of x, a = the float32
+// with bits min(b & 0x7fffffff, ClampBits) widened, cell c =
+// Cells[int(a·CellsPerUnit)], t = a − c[0], p = c[1] + t·(c[2] + … +
+// t·c[7]), and the result float32(p) with x's sign bit or-ed in.
+type ErfConstants struct {
+	Cells        [32][8]float64
+	ClampBits    uint32
+	CellsPerUnit float64
+}
+
+// ErfVectorConstants returns Erf's constants.
+func ErfVectorConstants() ErfConstants {
+	return ErfConstants{Cells: erfCells, ClampBits: erfClampBits, CellsPerUnit: erfCellsPerUnit}
+}

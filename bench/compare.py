@@ -4,7 +4,10 @@
 Usage (needs NumPy: apt-get install python3-numpy; run with /usr/bin/python3
 where the default python3 lacks it):
 
-    /usr/bin/python3 bench/compare.py [-count N] [-rounds R]
+    /usr/bin/python3 bench/compare.py [-count N] [-rounds R] [-only REGEXP]
+
+-only keeps the rows whose Go benchmark name matches REGEXP (the machine's
+limits are measured all the same).
 
 Each round times every NumPy case (median of several calls after a warm-up)
 and runs the Go benchmarks: the jaxsh cases (bench/bench_test.go,
@@ -70,6 +73,8 @@ def numpy_cases():
     x = np.arange(N, dtype=np.float32)
     y = x * np.float32(0.5)
     xs = np.arange(N, dtype=np.float32) * np.float32(1e-3)
+    xe = np.arange(N, dtype=np.float32) * np.float32(1e-6) - np.float32(8)
+    xl = np.arange(N, dtype=np.float32) * np.float32(1e-3) + np.float32(1)
     u16 = rng.random(N, dtype=np.float32)
     u1 = rng.random(M, dtype=np.float32)
     v16 = rng.random(N, dtype=np.float32)
@@ -94,6 +99,13 @@ def numpy_cases():
         ("EagerSin4", "eager jnp.sin, 4 elements", lambda: np.sin(tiny), 0, None),
         ("JnpAddFloat32_16M", "add 16M", lambda: np.add(x, y), 3 * 4 * N, "triad"),
         ("JnpSinFloat32_16M", "sin 16M", lambda: np.sin(xs), 2 * 4 * N, "triad"),
+        ("JnpExpFloat32_16M", "exp 16M", lambda: np.exp(xe), 2 * 4 * N, "triad"),
+        ("JnpTanhFloat32_16M", "tanh 16M", lambda: np.tanh(xe), 2 * 4 * N, "triad"),
+        ("JnpLogFloat32_16M", "log 16M", lambda: np.log(xl), 2 * 4 * N, "triad"),
+        ("JitSinFloat32_16M", "jit sin 16M", lambda: np.sin(xs), 2 * 4 * N, "triad"),
+        ("JitExpFloat32_16M", "jit exp 16M", lambda: np.exp(xe), 2 * 4 * N, "triad"),
+        ("JitTanhFloat32_16M", "jit tanh 16M", lambda: np.tanh(xe), 2 * 4 * N, "triad"),
+        ("JitLogFloat32_16M", "jit log 16M", lambda: np.log(xl), 2 * 4 * N, "triad"),
         ("JnpSumFloat32_16M", "sum 16M", lambda: np.sum(xs), 4 * N, "read"),
         ("JnpCumsumFloat32_16M", "cumsum 16M", lambda: np.cumsum(u16), 2 * 4 * N, "triad"),
         ("JnpArgmaxFloat32_16M", "argmax 16M", lambda: np.argmax(u16), 4 * N, "read"),
@@ -189,6 +201,9 @@ def main():
     count = int(sys.argv[sys.argv.index("-count") + 1]) if "-count" in sys.argv else 1
     rounds = int(sys.argv[sys.argv.index("-rounds") + 1]) if "-rounds" in sys.argv else 3
     cases = numpy_cases()
+    only = sys.argv[sys.argv.index("-only") + 1] if "-only" in sys.argv else None
+    if only:
+        cases = [c for c in cases if re.search(only, c[0])]
     names = "|".join(name for name, *_ in cases)
     numpy_times = {}
     go = {}
@@ -197,7 +212,8 @@ def main():
             numpy_times.setdefault(name, []).append(median_time(fn))
         merge(go, run_go("./bench/machine/", ".", count, "10x"))
         merge(go, run_go("./bench/", f"^Benchmark({names}|JitDispatch4)$", count))
-    merge(go, run_go("./jit/", "CompileAllIntermediates", 1, "2x"))
+    if not only:
+        merge(go, run_go("./jit/", "CompileAllIntermediates", 1, "2x"))
 
     peak = med(go, "PeakFMA", "GFLOP/s") * 1e9
     read_bw = med(go, "ReadBandwidth", "GB/s") * 1e9

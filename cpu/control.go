@@ -218,6 +218,15 @@ func (r *controlRunner) runWhile(in, out []*Buffer, scratch []byte, host jit.Hos
 	copy(cond.args, cconsts)
 	copy(body.args, bconsts)
 	done := doneOf(host)
+	copy(cond.args[len(cconsts):], cur)
+	copy(body.args[len(bconsts):], cur)
+	if bound, err := r.whileBound(cond, body, cur, done, host); bound {
+		if err != nil {
+			return err
+		}
+		finish(cur, out)
+		return nil
+	}
 	for {
 		if err := cancelled(done, host); err != nil {
 			return err
@@ -260,15 +269,12 @@ func (r *controlRunner) runScan(in, out []*Buffer, scratch []byte, host jit.Host
 		yrows[i] = Buffer{aval: y.aval.WithShape(y.aval.Shape[1:]), dev: y.dev}
 	}
 	done := doneOf(host)
-	for it := range length {
-		if err := cancelled(done, host); err != nil {
-			return err
-		}
+	// rows points the xs and ys rows at iteration it's.
+	rows := func(it int) {
 		t := it
 		if reverse {
 			t = length - 1 - it
 		}
-		copy(body.args[len(consts):], cur)
 		for i, x := range xs {
 			n := len(x.data) / length
 			xrows[i].data = x.data[t*n : (t+1)*n]
@@ -276,6 +282,23 @@ func (r *controlRunner) runScan(in, out []*Buffer, scratch []byte, host jit.Host
 		for i, y := range ys {
 			n := len(y.data) / length
 			yrows[i].data = y.data[t*n : (t+1)*n]
+		}
+	}
+	copy(body.args[len(consts):], cur)
+	if bound, err := r.scanBound(body, cur, xrows, yrows, length, rows, done, host); bound {
+		if err != nil {
+			return err
+		}
+		finish(cur, out)
+		return nil
+	}
+	for it := range length {
+		if err := cancelled(done, host); err != nil {
+			return err
+		}
+		copy(body.args[len(consts):], cur)
+		rows(it)
+		for i := range ys {
 			body.into[r.carry+i] = &yrows[i]
 		}
 		if err := body.call(host); err != nil {

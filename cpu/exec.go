@@ -128,8 +128,10 @@ type step struct {
 	fn    kernelFunc
 	host  hostKernelFunc // set instead of fn for a host operation
 	fused fusedRunner
-	ctrl  *controlRunner // set for a ControlKernel
-	zero  bool           // the kernel needs zeroed destinations
+	// kernel is the fused step's kernel (compiled loops look at it).
+	kernel *jit.Kernel
+	ctrl   *controlRunner // set for a ControlKernel
+	zero   bool           // the kernel needs zeroed destinations
 	// block, when set, is the elementwise equation's block kernel, found at
 	// compile time: the step runs it directly.
 	block *blockKernel
@@ -258,7 +260,7 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 				for i, v := range k.In {
 					in[i] = v
 				}
-				if err := addStep(step{fused: fk}, in, k.Out); err != nil {
+				if err := addStep(step{fused: fk, kernel: k}, in, k.Out); err != nil {
 					return nil, err
 				}
 				continue

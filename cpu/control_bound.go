@@ -1,0 +1,380 @@
+package cpu
+
+import (
+	"encoding/binary"
+	"os"
+	"unsafe"
+
+	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
+)
+
+// Compiled loops. Running a loop body as a whole program execution per
+// iteration (bodyRun.call) binds every operand and result of every step
+// again each time: slot tables, placements, result buffers. For a small
+// body that binding is most of the iteration. But when every step of a
+// body is a fused kernel and every carry is updated in place, each step
+// reads and writes the same memory in every iteration: arguments and
+// carries stay where they are, temporaries sit at fixed arena offsets, and
+// a scan's rows move by one row's bytes. Such a body is bound once per
+// loop (bindBody) and its steps run directly, in the same order on the
+// same memory as bodyRun.call would run them, so the results are the same
+// bits.
+//
+// Steps whose kernel compiled to native code are called straight into
+// that code; a step that only adds a constant to an integer scalar (a
+// fori_loop's counter) is a loopCounter. A scan whose steps are all of
+// those two kinds runs its iterations inside one call of the loop
+// trampoline (control_native_amd64.go), a bounded number of iterations per
+// call so that Go's scheduler, the garbage collector and cancellation are
+// never held up.
+
+// A boundBody is a loop body's steps with their buffers bound for a whole
+// loop, and the buffer holding each of the body's results afterwards.
+type boundBody struct {
+	steps []boundStep
+	res   []*Buffer
+	// work estimates one run's cost in machine operations, to bound how
+	// many iterations run between cancellation checks.
+	work int
+}
+
+// A boundStep is one fused step of a bound body.
+type boundStep struct {
+	fused   fusedRunner
+	in, out []*Buffer
+	counter *loopCounter
+	native  *boundNative
+}
+
+// A loopCounter is a step computing out = in + add on one integer element
+// of 4 or 8 bytes: the wrapping addition the portable kernel performs.
+type loopCounter struct {
+	in, out *Buffer
+	size    int
+	add     uint64
+}
+
+func (c *loopCounter) run() {
+	src, dst := unsafe.Pointer(unsafe.SliceData(c.in.data)), unsafe.Pointer(unsafe.SliceData(c.out.data))
+	if c.size == 4 {
+		*(*uint32)(dst) = *(*uint32)(src) + uint32(c.add)
+	} else {
+		*(*uint64)(dst) = *(*uint64)(src) + c.add
+	}
+}
+
+// counterOf returns k as a loopCounter over in and out when it is one.
+func counterOf(k *jit.Kernel, in, out []*Buffer) *loopCounter {
+	if k == nil || k.Kind != jit.LoopKernel || len(k.Eqns) != 1 || len(k.In) != 1 || len(k.Out) != 1 || k.Shape.Size() != 1 {
+		return nil
+	}
+	e := k.Eqns[0]
+	dt := k.Out[0].Aval().DType
+	if (e.Prim.Name != "add" && e.Prim.Name != "sub") || len(e.In) != 2 || e.Out[0] != k.Out[0] ||
+		!dt.IsInteger() || (dt.Size() != 4 && dt.Size() != 8) || k.In[0].Aval().DType != dt {
+		return nil
+	}
+	x, isVar := e.In[0].(*trace.Var)
+	lit, isLit := e.In[1].(*trace.Literal)
+	if !isVar || !isLit {
+		if e.Prim.Name == "sub" {
+			return nil
+		}
+		x, isVar = e.In[1].(*trace.Var)
+		lit, isLit = e.In[0].(*trace.Literal)
+	}
+	if !isVar || !isLit || x != k.In[0] || lit.Aval().DType != dt {
+		return nil
+	}
+	b, err := literalBuffer(nil, lit)
+	if err != nil {
+		return nil
+	}
+	add := binary.LittleEndian.Uint64(append(b.data[:dt.Size():dt.Size()], make([]byte, 8)...))
+	if e.Prim.Name == "sub" {
+		add = -add
+	}
+	return &loopCounter{in: in[0], out: out[0], size: dt.Size(), add: add}
+}
+
+// bindBody binds br's steps to br.args, br.into and br.arena, or returns
+// nil when the body cannot be bound: a step that is not a fused kernel, or
+// a value the plan does not place in memory that stays put for the loop.
+// moving are the buffers whose data the loop moves between iterations (a
+// scan's rows); they are bound by pointer, never viewed.
+func bindBody(br *bodyRun, isMoving func(*Buffer) bool) *boundBody {
+	x := br.x
+	if isMoving == nil {
+		isMoving = func(*Buffer) bool { return false }
+	}
+	slots := make([]*Buffer, x.nslots)
+	for i, b := range br.args {
+		if b == nil {
+			return nil
+		}
+		slots[x.args[i]] = b
+	}
+	for _, e := range x.embedded {
+		slots[e.slot] = e.buf
+	}
+	view := func(b *Buffer, aval trace.AVal) *Buffer {
+		if b == nil || b.aval.Equal(aval) {
+			return b
+		}
+		if isMoving(b) {
+			return nil
+		}
+		return &Buffer{aval: aval, dev: x.dev, data: b.data[:aval.Size()*aval.DType.Size()]}
+	}
+	dest := func(s int, aval trace.AVal) *Buffer {
+		switch pl := x.place[s]; pl.kind {
+		case placeOutput:
+			return view(br.into[pl.index], aval)
+		case placeTemp:
+			return &Buffer{aval: aval, dev: x.dev, data: br.arena[pl.offset : pl.offset+aval.Size()*aval.DType.Size()]}
+		case placeGiven:
+			return view(slots[x.args[pl.index]], aval)
+		}
+		return nil // memory of its own, allocated per run
+	}
+	bb := &boundBody{}
+	for _, st := range x.steps {
+		if st.fused == nil {
+			return nil
+		}
+		bs := boundStep{fused: st.fused, in: make([]*Buffer, len(st.in)), out: make([]*Buffer, len(st.out))}
+		for i, o := range st.in {
+			if bs.in[i] = o.literal; bs.in[i] == nil {
+				bs.in[i] = slots[o.slot]
+			}
+			if bs.in[i] == nil {
+				return nil
+			}
+		}
+		for i, a := range st.avals {
+			if bs.out[i] = dest(st.out[i], a); bs.out[i] == nil {
+				return nil
+			}
+		}
+		for i, s := range st.out {
+			slots[s] = bs.out[i]
+		}
+		bs.counter = counterOf(st.kernel, bs.in, bs.out)
+		if bs.counter == nil {
+			bs.native = bindNative(st.fused, bs.in, bs.out, isMoving)
+		}
+		bb.work += stepWork(&bs, st.kernel)
+		bb.steps = append(bb.steps, bs)
+	}
+	for _, o := range x.outputs {
+		if o.copy != nil {
+			bb.res = append(bb.res, o.copy)
+			continue
+		}
+		if x.place[o.slot].kind == placeTemp {
+			return nil // a hand-made plan: the result is copied out per run
+		}
+		bb.res = append(bb.res, slots[o.slot])
+	}
+	return bb
+}
+
+// stepWork estimates a step's cost in machine operations.
+func stepWork(bs *boundStep, k *jit.Kernel) int {
+	switch {
+	case bs.counter != nil:
+		return 8
+	case bs.native != nil:
+		return bs.native.work()
+	case k != nil:
+		return 200 + 20*max(1, len(k.Eqns))*k.Shape.Size()
+	}
+	return 200
+}
+
+// run runs step i.
+func (bb *boundBody) run(i int, stop stopSignal) {
+	st := &bb.steps[i]
+	switch {
+	case st.counter != nil:
+		st.counter.run()
+	case st.native != nil:
+		st.native.run()
+	default:
+		st.fused.run(st.in, st.out, stop)
+	}
+}
+
+func (bb *boundBody) runAll(stop stopSignal) {
+	for i := range bb.steps {
+		bb.run(i, stop)
+	}
+}
+
+// loopCheckWork is the work between two cancellation checks of a bound
+// loop (and the most one call of the loop trampoline runs): tens of
+// microseconds.
+const loopCheckWork = 1 << 17
+
+// inPlace reports whether the body leaves every carry where it was.
+func (bb *boundBody) inPlace(cur []*Buffer) bool {
+	for i, c := range cur {
+		r := bb.res[i]
+		if r != c && (len(c.data) > 0 && (len(r.data) != len(c.data) || unsafe.SliceData(r.data) != unsafe.SliceData(c.data))) {
+			return false
+		}
+	}
+	return true
+}
+
+// scanBound runs a scan whose body binds, from the state runScan set up
+// (rows points the xs and ys rows at iteration it's). It reports false,
+// having run nothing, when the body does not bind or leaves a carry
+// elsewhere.
+func (r *controlRunner) scanBound(body *bodyRun, cur []*Buffer, xrows, yrows []Buffer, length int, rows func(it int), done <-chan struct{}, host jit.Host) (bool, error) {
+	if length == 0 || !compiledLoops() {
+		return false, nil
+	}
+	rows(0)
+	for i := range yrows {
+		body.into[r.carry+i] = &yrows[i]
+	}
+	moving := func(b *Buffer) bool { return isElementOf(b, xrows) || isElementOf(b, yrows) }
+	bb := bindBody(body, moving)
+	if bb == nil || !bb.inPlace(cur) {
+		return false, nil
+	}
+	for i := range yrows {
+		if bb.res[r.carry+i] != &yrows[i] {
+			return false, nil
+		}
+	}
+	stop := stopSignal(done)
+	it := 0
+	loop := nativeLoopOf(bb, moving, rowStrides(xrows, yrows, length, r.eqn.Params.Bool("reverse")))
+	if loopTrampolineOff {
+		loop = nil
+	}
+	if compiledLoopHook != nil {
+		compiledLoopHook(loop != nil)
+	}
+	if loop != nil {
+		for it < length {
+			if err := cancelled(done, host); err != nil {
+				return true, err
+			}
+			rows(it)
+			bb.refresh()
+			n, flagged := loop.run(length - it)
+			it += n
+			if flagged >= 0 {
+				// The step's code left lanes to the portable path: finish
+				// the iteration here.
+				rows(it)
+				bb.refresh()
+				bb.steps[flagged].native.recompute()
+				for i := flagged + 1; i < len(bb.steps); i++ {
+					bb.run(i, stop)
+				}
+				it++
+			}
+		}
+		return true, nil
+	}
+	every := max(1, loopCheckWork/max(1, bb.work))
+	for it := range length {
+		if it%every == 0 {
+			if err := cancelled(done, host); err != nil {
+				return true, err
+			}
+		}
+		rows(it)
+		bb.refresh()
+		bb.runAll(stop)
+	}
+	return true, nil
+}
+
+// whileBound runs a while loop whose condition and body bind, from the
+// state runWhile set up; like scanBound it reports false when they do not.
+func (r *controlRunner) whileBound(cond, body *bodyRun, cur []*Buffer, done <-chan struct{}, host jit.Host) (bool, error) {
+	if !compiledLoops() {
+		return false, nil
+	}
+	cb := bindBody(cond, nil)
+	if cb == nil {
+		return false, nil
+	}
+	bb := bindBody(body, nil)
+	if bb == nil || !bb.inPlace(cur) {
+		return false, nil
+	}
+	pred := cb.res[len(cb.res)-1]
+	stop := stopSignal(done)
+	if compiledLoopHook != nil {
+		compiledLoopHook(false)
+	}
+	every := max(1, loopCheckWork/max(1, bb.work+cb.work))
+	for it := 0; ; it++ {
+		if it%every == 0 {
+			if err := cancelled(done, host); err != nil {
+				return true, err
+			}
+		}
+		cb.runAll(stop)
+		if pred.data[0] == 0 {
+			return true, nil
+		}
+		bb.runAll(stop)
+	}
+}
+
+func isElementOf(b *Buffer, bs []Buffer) bool {
+	for i := range bs {
+		if b == &bs[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// rowStrides gives, for a scan's xs and ys rows, the bytes a row's data
+// moves by from one iteration to the next.
+func rowStrides(xrows, yrows []Buffer, length int, reverse bool) map[*Buffer]int {
+	m := map[*Buffer]int{}
+	for _, rows := range [][]Buffer{xrows, yrows} {
+		for i := range rows {
+			n := rows[i].aval.Size() * rows[i].aval.DType.Size()
+			if reverse {
+				n = -n
+			}
+			m[&rows[i]] = n
+		}
+	}
+	return m
+}
+
+// refresh points the native steps' argument words at their buffers' data
+// again, after the loop moved rows.
+func (bb *boundBody) refresh() {
+	for i := range bb.steps {
+		if n := bb.steps[i].native; n != nil {
+			n.refresh()
+		}
+	}
+}
+
+// compiledLoops reports whether loop bodies may be bound and compiled;
+// JAXSH_CPU_CODEGEN=0 keeps every loop on the per-iteration path, as it
+// keeps every kernel on the block machine.
+func compiledLoops() bool { return os.Getenv("JAXSH_CPU_CODEGEN") != "0" }
+
+// loopTrampolineOff keeps bound scans out of the loop trampoline, so that
+// benchmarks can measure the steps run from Go (set by tests only).
+var loopTrampolineOff bool
+
+// compiledLoopHook, when set (by tests, before any Execute runs), is
+// called as each bound loop starts, saying whether the loop trampoline
+// runs it.
+var compiledLoopHook func(trampoline bool)

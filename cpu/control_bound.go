@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"encoding/binary"
+	"math"
 	"os"
 	"unsafe"
 
@@ -44,6 +45,7 @@ type boundStep struct {
 	fused   fusedRunner
 	in, out []*Buffer
 	counter *loopCounter
+	compare *loopCompare
 	native  *boundNative
 }
 
@@ -96,6 +98,132 @@ func counterOf(k *jit.Kernel, in, out []*Buffer) *loopCounter {
 		add = -add
 	}
 	return &loopCounter{in: in[0], out: out[0], size: dt.Size(), add: add}
+}
+
+// A loopCompare is a step comparing two scalars into a bool: a while
+// loop's predicate. Its outcome is one of the compare outcomes; the
+// comparison is true when mask has that outcome's bit.
+type loopCompare struct {
+	a, b, out *Buffer
+	kind      uintptr // compareSigned32 ... compareFloat64
+	mask      uintptr
+}
+
+// Kinds of loopCompare, by the operands' dtype.
+const (
+	compareSigned32 = iota
+	compareSigned64
+	compareUnsigned32
+	compareUnsigned64
+	compareFloat32
+	compareFloat64
+)
+
+// Outcomes of a comparison.
+const (
+	outcomeLess      = 1
+	outcomeEqual     = 2
+	outcomeGreater   = 4
+	outcomeUnordered = 8 // a NaN
+)
+
+// compareMasks gives each comparison's true outcomes (Go's semantics: a
+// NaN makes every comparison false but ne).
+var compareMasks = map[string]uintptr{
+	"lt": outcomeLess, "le": outcomeLess | outcomeEqual, "gt": outcomeGreater, "ge": outcomeGreater | outcomeEqual,
+	"eq": outcomeEqual, "ne": outcomeLess | outcomeGreater | outcomeUnordered,
+}
+
+func compareKind(dt trace.DType) (uintptr, bool) {
+	switch dt {
+	case trace.Int32:
+		return compareSigned32, true
+	case trace.Int64:
+		return compareSigned64, true
+	case trace.Uint32:
+		return compareUnsigned32, true
+	case trace.Float32:
+		return compareFloat32, true
+	case trace.Float64:
+		return compareFloat64, true
+	}
+	return 0, false
+}
+
+// compareOf returns k as a loopCompare over in and out when it is one
+// comparison of two scalars (inputs or literals).
+func compareOf(k *jit.Kernel, in, out []*Buffer) *loopCompare {
+	if k == nil || k.Kind != jit.LoopKernel || len(k.Eqns) != 1 || len(k.Out) != 1 || k.Shape.Size() != 1 {
+		return nil
+	}
+	e := k.Eqns[0]
+	mask, isCompare := compareMasks[e.Prim.Name]
+	if !isCompare || len(e.In) != 2 || e.Out[0] != k.Out[0] || k.Out[0].Aval().DType != trace.Bool {
+		return nil
+	}
+	dt := e.In[0].Aval().DType
+	kind, ok := compareKind(dt)
+	if !ok || e.In[1].Aval().DType != dt {
+		return nil
+	}
+	operand := func(a trace.Atom) *Buffer {
+		switch a := a.(type) {
+		case *trace.Literal:
+			b, err := literalBuffer(nil, a)
+			if err != nil {
+				return nil
+			}
+			return b
+		case *trace.Var:
+			for i, v := range k.In {
+				if v == a && a.Aval().Size() == 1 {
+					return in[i]
+				}
+			}
+		}
+		return nil
+	}
+	c := &loopCompare{a: operand(e.In[0]), b: operand(e.In[1]), out: out[0], kind: kind, mask: mask}
+	if c.a == nil || c.b == nil {
+		return nil
+	}
+	return c
+}
+
+func (c *loopCompare) run() {
+	a, b := unsafe.Pointer(unsafe.SliceData(c.a.data)), unsafe.Pointer(unsafe.SliceData(c.b.data))
+	var outcome uintptr
+	switch c.kind {
+	case compareSigned32:
+		outcome = orderOf(*(*int32)(a), *(*int32)(b))
+	case compareSigned64:
+		outcome = orderOf(*(*int64)(a), *(*int64)(b))
+	case compareUnsigned32:
+		outcome = orderOf(*(*uint32)(a), *(*uint32)(b))
+	case compareUnsigned64:
+		outcome = orderOf(*(*uint64)(a), *(*uint64)(b))
+	case compareFloat32:
+		outcome = orderOf(*(*float32)(a), *(*float32)(b))
+	case compareFloat64:
+		outcome = orderOf(*(*float64)(a), *(*float64)(b))
+	}
+	r := byte(0)
+	if outcome&c.mask != 0 {
+		r = 1
+	}
+	c.out.data[0] = r
+}
+
+func orderOf[T int32 | int64 | uint32 | uint64 | float32 | float64](a, b T) uintptr {
+	switch {
+	case a < b:
+		return outcomeLess
+	case a > b:
+		return outcomeGreater
+	case a == b:
+		return outcomeEqual
+	}
+	return outcomeUnordered
 }
 
 // bindBody binds br's steps to br.args, br.into and br.arena, or returns
@@ -162,6 +290,9 @@ func bindBody(br *bodyRun, isMoving func(*Buffer) bool) *boundBody {
 		}
 		bs.counter = counterOf(st.kernel, bs.in, bs.out)
 		if bs.counter == nil {
+			bs.compare = compareOf(st.kernel, bs.in, bs.out)
+		}
+		if bs.counter == nil && bs.compare == nil {
 			bs.native = bindNative(st.fused, bs.in, bs.out, isMoving)
 		}
 		bb.work += stepWork(&bs, st.kernel)
@@ -183,7 +314,7 @@ func bindBody(br *bodyRun, isMoving func(*Buffer) bool) *boundBody {
 // stepWork estimates a step's cost in machine operations.
 func stepWork(bs *boundStep, k *jit.Kernel) int {
 	switch {
-	case bs.counter != nil:
+	case bs.counter != nil, bs.compare != nil:
 		return 8
 	case bs.native != nil:
 		return bs.native.work()
@@ -199,6 +330,8 @@ func (bb *boundBody) run(i int, stop stopSignal) {
 	switch {
 	case st.counter != nil:
 		st.counter.run()
+	case st.compare != nil:
+		st.compare.run()
 	case st.native != nil:
 		st.native.run()
 	default:
@@ -252,7 +385,7 @@ func (r *controlRunner) scanBound(body *bodyRun, cur []*Buffer, xrows, yrows []B
 	}
 	stop := stopSignal(done)
 	it := 0
-	loop := nativeLoopOf(bb, moving, rowStrides(xrows, yrows, length, r.eqn.Params.Bool("reverse")))
+	loop := nativeLoopOf(nil, nil, bb, moving, rowStrides(xrows, yrows, length, r.eqn.Params.Bool("reverse")))
 	if loopTrampolineOff {
 		loop = nil
 	}
@@ -266,7 +399,7 @@ func (r *controlRunner) scanBound(body *bodyRun, cur []*Buffer, xrows, yrows []B
 			}
 			rows(it)
 			bb.refresh()
-			n, flagged := loop.run(length - it)
+			n, flagged, _ := loop.run(length - it)
 			it += n
 			if flagged >= 0 {
 				// The step's code left lanes to the portable path: finish
@@ -312,8 +445,44 @@ func (r *controlRunner) whileBound(cond, body *bodyRun, cur []*Buffer, done <-ch
 	}
 	pred := cb.res[len(cb.res)-1]
 	stop := stopSignal(done)
+	loop := nativeLoopOf(cb, pred, bb, nil, nil)
+	if loopTrampolineOff {
+		loop = nil
+	}
 	if compiledLoopHook != nil {
-		compiledLoopHook(false)
+		compiledLoopHook(loop != nil)
+	}
+	if loop != nil {
+		for {
+			if err := cancelled(done, host); err != nil {
+				return true, err
+			}
+			_, flagged, ended := loop.run(math.MaxInt)
+			if ended {
+				return true, nil
+			}
+			if flagged < 0 {
+				continue
+			}
+			// A step's code left lanes to the portable path: finish the
+			// iteration here.
+			if flagged < len(cb.steps) {
+				cb.steps[flagged].native.recompute()
+				for i := flagged + 1; i < len(cb.steps); i++ {
+					cb.run(i, stop)
+				}
+				if pred.data[0] == 0 {
+					return true, nil
+				}
+				bb.runAll(stop)
+				continue
+			}
+			flagged -= len(cb.steps)
+			bb.steps[flagged].native.recompute()
+			for i := flagged + 1; i < len(bb.steps); i++ {
+				bb.run(i, stop)
+			}
+		}
 	}
 	every := max(1, loopCheckWork/max(1, bb.work+cb.work))
 	for it := 0; ; it++ {

@@ -176,7 +176,7 @@ func TestCompiledWhileLoops(t *testing.T) {
 				return []trace.Atom{affine(ib, in[0], 1.5, 1)}
 			})
 			return jb.build(jb.bindAll("while", trace.Params{"cond_jaxpr": cond, "cond_nconsts": 0, "body_jaxpr": bd, "body_nconsts": 0}, x)...)
-		}, wayBound, bufferOf(t, trace.Float32, []int{}, start))
+		}, wayTrampoline, bufferOf(t, trace.Float32, []int{}, start))
 	}
 	// fori_loop with traced bounds: (i, upper, x), consts in both bodies.
 	rng := rand.New(rand.NewPCG(20, 5))
@@ -195,7 +195,23 @@ func TestCompiledWhileLoops(t *testing.T) {
 			outs := jb.bindAll("while", trace.Params{"cond_jaxpr": cond, "cond_nconsts": 0, "body_jaxpr": bd, "body_nconsts": 1},
 				kv, jb.lit(0, trace.Int32), uv, xv)
 			return jb.build(outs...)
-		}, wayBound, k, x, bufferOf(t, trace.Int32, []int{}, upper))
+		}, wayTrampoline, k, x, bufferOf(t, trace.Int32, []int{}, upper))
+	}
+	// A predicate of more than one comparison runs on the block machine,
+	// the loop from Go.
+	for _, start := range []float64{0.5, 5000} {
+		checkLoop(t, "while i < 50 and c < 1000", func(jb *jaxprBuilder) *trace.Jaxpr {
+			xv := jb.input(trace.Float32)
+			cond := body(t, []trace.AVal{i32Scalar, f32s()}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+				return []trace.Atom{ib.bind("and", nil, ib.bind("lt", nil, in[0], ib.lit(50, trace.Int32)),
+					ib.bind("lt", nil, in[1], lit(ib, 1000, trace.Float32)))}
+			})
+			bd := body(t, []trace.AVal{i32Scalar, f32s()}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+				return []trace.Atom{ib.bind("add", nil, in[0], ib.lit(1, trace.Int32)), affine(ib, in[1], 1.25, 1)}
+			})
+			return jb.build(jb.bindAll("while", trace.Params{"cond_jaxpr": cond, "cond_nconsts": 0, "body_jaxpr": bd, "body_nconsts": 0},
+				jb.lit(0, trace.Int32), xv)...)
+		}, wayBound, bufferOf(t, trace.Float32, []int{}, start))
 	}
 }
 
@@ -234,7 +250,7 @@ func TestCancelStopsACompiledLoop(t *testing.T) {
 		{"fori_loop of 2^50 steps", func(jb *jaxprBuilder) *trace.Jaxpr {
 			return foriScalar(t, 1<<50, func(ib *jaxprBuilder, i, c *trace.Var) trace.Atom { return affine(ib, c, 1.0000001, 1) })
 		}, wayTrampoline},
-		{"endless while", infinite, wayBound},
+		{"endless while", infinite, wayTrampoline},
 	} {
 		way := wayPerIteration
 		compiledLoopHook = func(trampoline bool) {

@@ -76,7 +76,8 @@ func (b *boundNative) work() int {
 }
 
 // The loop trampoline (control_native_amd64.s) runs a loop's iterations:
-// per iteration each loopCall in order, then each loopBump.
+// per iteration the condition's calls, then (unless the predicate is
+// false) the body's calls, then each loopBump.
 //
 //	func runLoopCalls(run *loopRun)
 //
@@ -88,6 +89,7 @@ const (
 	callCode    = 0 // call entry with DI = args
 	callCount32 = 1 // *args[1] = *args[0] + add, 4 bytes
 	callCount64 = 2 // the same, 8 bytes
+	callCompare = 3 // *args[2] = outcome of *args[0] against *args[1], of compare kind sub, is in mask add
 )
 
 type loopCall struct {
@@ -95,6 +97,7 @@ type loopCall struct {
 	entry uintptr
 	args  *uintptr
 	add   uintptr
+	sub   uintptr
 }
 
 // A loopBump moves a pointer word by delta bytes after each iteration.
@@ -103,37 +106,66 @@ type loopBump struct {
 	delta uintptr
 }
 
-// loopRun is the trampoline's argument: it runs iters iterations unless
-// a call's code sets its flag word, counts the iterations it finished in
-// done, and on a flag stops with flagged = the call's index + 1 (the rest
-// of that iteration not run).
+// loopRun is the trampoline's argument. It runs at most iters iterations:
+// calls[:ncond], then, when pred is set, stops (ended = 1) if *pred is
+// false; then calls[ncond:ncalls] and the bumps. It counts the iterations
+// it finished in done; when a call's code sets its flag word it stops with
+// flagged = the call's index + 1, the rest of that iteration not run.
 type loopRun struct {
 	calls   *loopCall
+	ncond   uintptr
 	ncalls  uintptr
+	pred    *byte
 	bumps   *loopBump
 	nbumps  uintptr
 	iters   uintptr
 	done    uintptr
 	flagged uintptr
+	ended   uintptr
 }
 
-// A nativeLoop is a bound scan body whose every step is native code or a
-// counter.
+// A nativeLoop is a bound loop whose every step is native code, a counter
+// or a comparison.
 type nativeLoop struct {
-	bb       *boundBody
 	calls    []loopCall
+	ncond    int
+	pred     *byte
 	bumps    []loopBump
-	counters [][2]uintptr
+	operands [][3]uintptr
 	perEntry int
+	bodies   []*boundBody // kept alive while the trampoline runs
 }
 
-// nativeLoopOf returns bb as a nativeLoop, or nil when a step is neither
-// native code nor a counter. strides gives how far each moving buffer
-// moves per iteration.
-func nativeLoopOf(bb *boundBody, isMoving func(*Buffer) bool, strides map[*Buffer]int) *nativeLoop {
-	l := &nativeLoop{bb: bb, counters: make([][2]uintptr, len(bb.steps))}
-	for i := range bb.steps {
-		st := &bb.steps[i]
+// nativeLoopOf returns the loop of cond (nil for a scan), testing pred,
+// and body as a nativeLoop, or nil when a step is none of those kinds.
+// strides gives how far each moving buffer moves per iteration.
+func nativeLoopOf(cond *boundBody, pred *Buffer, body *boundBody, isMoving func(*Buffer) bool, strides map[*Buffer]int) *nativeLoop {
+	l := &nativeLoop{}
+	var steps []*boundStep
+	work := body.work
+	if cond != nil {
+		if len(pred.data) == 0 {
+			return nil
+		}
+		l.pred = &pred.data[0]
+		for i := range cond.steps {
+			steps = append(steps, &cond.steps[i])
+		}
+		l.ncond = len(steps)
+		work += cond.work
+		l.bodies = append(l.bodies, cond)
+	}
+	for i := range body.steps {
+		steps = append(steps, &body.steps[i])
+	}
+	l.bodies = append(l.bodies, body)
+	if isMoving == nil {
+		isMoving = func(*Buffer) bool { return false }
+	}
+	// The operand words of counters and comparisons: allocated at once, so
+	// that pointers to them stay valid.
+	l.operands = make([][3]uintptr, len(steps))
+	for i, st := range steps {
 		switch {
 		case st.native != nil:
 			l.calls = append(l.calls, loopCall{kind: callCode, entry: st.native.k.mem.entry(), args: &st.native.args[0]})
@@ -145,35 +177,43 @@ func nativeLoopOf(bb *boundBody, isMoving func(*Buffer) bool, strides map[*Buffe
 			if isMoving(c.in) || isMoving(c.out) {
 				return nil
 			}
-			l.counters[i] = [2]uintptr{dataAddress(c.in), dataAddress(c.out)}
+			l.operands[i] = [3]uintptr{dataAddress(c.in), dataAddress(c.out)}
 			kind := uintptr(callCount32)
 			if c.size == 8 {
 				kind = callCount64
 			}
-			l.calls = append(l.calls, loopCall{kind: kind, args: &l.counters[i][0], add: uintptr(c.add)})
+			l.calls = append(l.calls, loopCall{kind: kind, args: &l.operands[i][0], add: uintptr(c.add)})
+		case st.compare != nil:
+			c := st.compare
+			if isMoving(c.a) || isMoving(c.b) || isMoving(c.out) {
+				return nil
+			}
+			l.operands[i] = [3]uintptr{dataAddress(c.a), dataAddress(c.b), dataAddress(c.out)}
+			l.calls = append(l.calls, loopCall{kind: callCompare, args: &l.operands[i][0], add: c.mask, sub: c.kind})
 		default:
 			return nil
 		}
 	}
-	if len(l.calls) == 0 {
+	if len(l.calls) == 0 && l.pred == nil {
 		return nil
 	}
-	l.perEntry = max(1, loopCheckWork/max(1, bb.work+8*len(l.calls)))
+	l.perEntry = max(1, loopCheckWork/max(1, work+8*len(l.calls)))
 	return l
 }
 
 // run runs at most remaining iterations (fewer when that would take
-// longer than a call should) and returns how many it finished, and the
-// step whose code flagged lanes in the next one (-1: none).
-func (l *nativeLoop) run(remaining int) (done, flagged int) {
-	lr := loopRun{calls: &l.calls[0], ncalls: uintptr(len(l.calls)), iters: uintptr(min(remaining, l.perEntry))}
+// longer than a call should) and returns how many it finished, the step
+// (counting the condition's first) whose code flagged lanes in the next one
+// (-1: none), and whether the predicate ended the loop.
+func (l *nativeLoop) run(remaining int) (done, flagged int, ended bool) {
+	lr := loopRun{ncond: uintptr(l.ncond), ncalls: uintptr(len(l.calls)), pred: l.pred, iters: uintptr(min(remaining, l.perEntry))}
+	if len(l.calls) > 0 {
+		lr.calls = &l.calls[0]
+	}
 	if len(l.bumps) > 0 {
 		lr.bumps, lr.nbumps = &l.bumps[0], uintptr(len(l.bumps))
 	}
 	runLoopCalls(&lr)
 	runtime.KeepAlive(l)
-	if lr.flagged != 0 {
-		return int(lr.done), int(lr.flagged) - 1
-	}
-	return int(lr.done), -1
+	return int(lr.done), int(lr.flagged) - 1, lr.ended != 0
 }

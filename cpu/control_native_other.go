@@ -16,6 +16,8 @@ func (*boundNative) work() int  { return 0 }
 
 type nativeLoop struct{}
 
-func nativeLoopOf(*boundBody, func(*Buffer) bool, map[*Buffer]int) *nativeLoop { return nil }
+func nativeLoopOf(*boundBody, *Buffer, *boundBody, func(*Buffer) bool, map[*Buffer]int) *nativeLoop {
+	return nil
+}
 
-func (*nativeLoop) run(int) (int, int) { return 0, -1 }
+func (*nativeLoop) run(int) (int, int, bool) { return 0, -1, false }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/jaxsh/jaxsh/lib/export"
+	"github.com/jaxsh/jaxsh/lib/hostcallback"
 	"github.com/jaxsh/jaxsh/lib/image"
 	"github.com/jaxsh/jaxsh/lib/lax"
 	"github.com/jaxsh/jaxsh/lib/nn"
@@ -35,12 +36,12 @@ var namespaces = map[string]*starlarkstruct.Module{
 }
 
 // Builtins returns the top-level names the libraries add to the language's
-// own (package starlark's Predeclared): the function transformations and
-// export. Every
-// session has them, whichever namespaces it chose.
+// own (package starlark's Predeclared): the function transformations,
+// export and the host callbacks. Every session has them, whichever
+// namespaces it chose.
 func Builtins() starlark.StringDict {
 	d := starlark.StringDict{}
-	for _, names := range []starlark.StringDict{transform.Builtins(), export.Builtins()} {
+	for _, names := range []starlark.StringDict{transform.Builtins(), export.Builtins(), hostcallback.Builtins()} {
 		for k, v := range names {
 			d[k] = v
 		}

@@ -309,3 +309,22 @@ func DescribeArrays(arrs []*Array) string {
 	}
 	return DescribeAll(vals...)
 }
+
+// SplitKwargs separates the named keyword arguments a builtin reads from
+// the rest, which it passes on (id_tap to its tap function, debug.print to
+// its format).
+func SplitKwargs(kwargs []starlark.Tuple, known ...string) (own, rest []starlark.Tuple) {
+	for _, kv := range kwargs {
+		k := string(kv[0].(starlark.String))
+		isKnown := false
+		for _, n := range known {
+			isKnown = isKnown || n == k
+		}
+		if isKnown {
+			own = append(own, kv)
+		} else {
+			rest = append(rest, kv)
+		}
+	}
+	return own, rest
+}

@@ -12,54 +12,39 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// Host callbacks (SPEC §5): id_tap, id_print and call. Inside a trace they
-// stage an id_tap or call equation whose callback param is a
-// *hostCallback; when the compiled program runs, the backend hands the
-// operands to the programHost of that dispatch, which runs the callback on
-// the dispatching thread through its mailbox (Starlark functions, never
-// concurrently with the script) or in place (Go functions). Outside any
-// trace they run at once, on the calling thread.
+// Host callbacks (SPEC §5). Inside a trace, id_tap, id_print, call and
+// their kin (lib/hostcallback) stage an id_tap or call equation whose
+// callback param is a HostCallback; when the compiled program runs, the
+// backend hands the operands to the programHost of that dispatch, which
+// runs the callback on the dispatching thread through its mailbox
+// (Starlark functions, never concurrently with the script) or in place (Go
+// functions). This file is that delivery; what a callback does with its
+// operands, and how it is staged, stored and bound again, is the
+// callback's own.
 
-// A hostCallback is the callback of one staged id_tap/id_print/call.
-type hostCallback struct {
-	fn   starlark.Callable
-	name string
-	kind string // "id_tap", "id_print", "call", "pure_callback", "io_callback" or "debug.callback"
-	// argTree rebuilds the tapped or passed value from the operands; the
-	// first nArgs operands are its leaves (an id_tap's result= leaves
-	// follow them, passing through).
-	argTree *TreeDef
-	nArgs   int
-	kwargs  []starlark.Tuple // id_tap's extra keyword arguments
-	print   *printOptions    // id_print's options
-	// call's declared results: their structure and types.
-	resultTree  *TreeDef
-	resultAvals []trace.AVal
-	withDevice  bool
-	// storedName is the name an artifact bound this callback under, when
-	// it was loaded from one (export_callbacks.go).
-	storedName string
-	// spread: the callback takes the staged (args, kwargs) as *args and
-	// **kwargs (pure_callback, io_callback, debug.callback).
-	spread bool
-}
-
-var _ trace.Callback = (*hostCallback)(nil)
-
-func (c *hostCallback) CallbackName() string { return c.name }
-
-// shapeArg names the argument that declared the callback's results.
-func (c *hostCallback) shapeArg() string {
-	if c.kind == "call" {
-		return "result_shape"
-	}
-	return "result_shape_dtypes"
-}
-
-// printOptions are id_print's own keyword arguments.
-type printOptions struct {
-	stream    starlark.Callable // output_stream, or nil for the thread's stdout
-	threshold int               // 0: the default
+// A HostCallback is the callback param of a staged id_tap or call
+// equation, as the program's host runs it. It does not change once staged:
+// the program may run many times, on several goroutines at once.
+type HostCallback interface {
+	trace.Callback
+	// CallbackKind is the builtin that staged it ("id_tap", "call",
+	// "pure_callback", ...), for error messages.
+	CallbackKind() string
+	// InPlace reports that the callback is a Go function (GoFunction):
+	// it runs on the goroutine running the program, not on the script's
+	// thread, and the program does not wait for the script.
+	InPlace() bool
+	// NumTapped is how many of an id_tap's operands the tap receives (the
+	// rest are its result= leaves, passing through).
+	NumTapped() int
+	// RunTap runs an id_tap's tap with its operands (arrays on dev, copies
+	// the callback may keep) and the transformations the equation went
+	// through. ctx is the computation's cancellation.
+	RunTap(ctx context.Context, th *starlark.Thread, dev jit.Device, leaves []starlark.Value, ts trace.Transforms) error
+	// RunCall runs a call's function with its operands and returns its
+	// results, one byte slice per leaf of resultAvals (jit.FromHost's
+	// layout).
+	RunCall(ctx context.Context, th *starlark.Thread, dev jit.Device, leaves []starlark.Value, resultAvals []trace.AVal) ([][]byte, error)
 }
 
 // A GoFunction is a Go function usable wherever Starlark expects a callable,
@@ -91,10 +76,20 @@ func (g *GoFunction) CallInternal(th *starlark.Thread, args starlark.Tuple, kwar
 	return g.fn(threadContext(th), args, kwargs)
 }
 
+// CallContext calls the function with ctx as its cancellation: a host
+// callback's is the computation's, not a thread's.
+func (g *GoFunction) CallContext(ctx context.Context, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return g.fn(ctx, args, kwargs)
+}
+
 // threadContext is th's current cancellation; call it on th's goroutine.
 func threadContext(th *starlark.Thread) context.Context {
 	return stateOf(th).ctx.Cancellation()
 }
+
+// ThreadContext is th's current cancellation, for a callback run at once
+// on th (outside any trace); call it on th's goroutine.
+func ThreadContext(th *starlark.Thread) context.Context { return threadContext(th) }
 
 // programHost is the jit.Host of one dispatched program: its host ops run
 // for the thread that dispatched it. Everything it needs from the thread is
@@ -137,18 +132,18 @@ func (h *programHost) Print(e *trace.Eqn, args []jit.HostArg) error {
 // Tap copies the operands (the program reuses its memory) and sends them to
 // the callback, which the program does not wait for.
 func (h *programHost) Tap(e *trace.Eqn, args []jit.HostArg) error {
-	cb, ok := e.Params["callback"].(*hostCallback)
+	cb, ok := e.Params["callback"].(HostCallback)
 	if !ok {
 		return fmt.Errorf("id_tap: callback of type %T", e.Params["callback"])
 	}
-	leaves, err := copyHostArgs(args[:cb.nArgs], h.dev)
+	leaves, err := copyHostArgs(args[:cb.NumTapped()], h.dev)
 	if err != nil {
 		return err
 	}
 	transforms, _ := trace.ParamAs[trace.Transforms](e.Params, "transforms")
-	job := func() error { return cb.runTap(h.prog.Cancellation(), h.thread, h.dev, leaves, transforms) }
-	if _, inPlace := cb.fn.(*GoFunction); inPlace {
-		h.st.ctx.Failures.Add(runGuarded(cb.name, job))
+	job := func() error { return cb.RunTap(h.prog.Cancellation(), h.thread, h.dev, leaves, transforms) }
+	if cb.InPlace() {
+		h.st.ctx.Failures.Add(runGuarded(cb.CallbackName(), job))
 		return nil
 	}
 	h.prog.Tap(func() error { return onThread(h.thread, job) })
@@ -158,7 +153,7 @@ func (h *programHost) Tap(e *trace.Eqn, args []jit.HostArg) error {
 // Call runs the callback, waiting for it, and returns its results checked
 // against the declared result shapes.
 func (h *programHost) Call(e *trace.Eqn, args []jit.HostArg) ([][]byte, error) {
-	cb, ok := e.Params["callback"].(*hostCallback)
+	cb, ok := e.Params["callback"].(HostCallback)
 	if !ok {
 		return nil, fmt.Errorf("call: callback of type %T", e.Params["callback"])
 	}
@@ -172,26 +167,26 @@ func (h *programHost) Call(e *trace.Eqn, args []jit.HostArg) ([][]byte, error) {
 	var out [][]byte
 	job := func() error {
 		var err error
-		out, err = cb.runCall(h.prog.Cancellation(), h.thread, h.dev, leaves, resultAvals)
+		out, err = cb.RunCall(h.prog.Cancellation(), h.thread, h.dev, leaves, resultAvals)
 		return err
 	}
-	if _, inPlace := cb.fn.(*GoFunction); inPlace {
-		err = runGuarded(cb.name, job)
+	if cb.InPlace() {
+		err = runGuarded(cb.CallbackName(), job)
 	} else {
 		err = h.prog.Call(func() error { return onThread(h.thread, job) })
 	}
 	if err != nil {
-		return nil, cb.failure(err)
+		return nil, callFailure(cb, err)
 	}
 	return out, nil
 }
 
-// failure is the error of a call whose callback failed: the callback's
+// callFailure is the error of a call whose callback failed: the callback's
 // message with its Starlark traceback, so the host-side cause is not lost
 // when the error surfaces where the computation's result is read.
-func (c *hostCallback) failure(err error) error {
+func callFailure(c HostCallback, err error) error {
 	if ee, ok := err.(*starlark.EvalError); ok {
-		return fmt.Errorf("%s(%s) failed: %s", c.kind, c.name, ee.Backtrace())
+		return fmt.Errorf("%s(%s) failed: %s", c.CallbackKind(), c.CallbackName(), ee.Backtrace())
 	}
 	return err
 }
@@ -241,161 +236,6 @@ func copyHostArgs(args []jit.HostArg, dev jit.Device) ([]starlark.Value, error) 
 		out[i] = NewArray(buf)
 	}
 	return out, nil
-}
-
-// runTap calls the tap function (or prints, for id_print) with the tapped
-// value rebuilt from its leaves and the transformations it went through.
-func (c *hostCallback) runTap(ctx context.Context, th *starlark.Thread, dev jit.Device, leaves []starlark.Value, ts trace.Transforms) error {
-	arg, err := c.argTree.Unflatten(leaves)
-	if err != nil {
-		return err
-	}
-	transforms := c.transformsValue(ts)
-	if c.kind == "id_print" {
-		return c.printValue(ctx, th, dev, arg, transforms)
-	}
-	kwargs := c.kwargs
-	if c.withDevice {
-		kwargs = append(append([]starlark.Tuple(nil), kwargs...), starlark.Tuple{starlark.String("device"), Device{dev}})
-	}
-	_, err = callOn(ctx, th, c.fn, starlark.Tuple{arg, transforms}, kwargs)
-	return err
-}
-
-// transformsValue is the transforms list a tap function receives:
-// [("batch", {"batch_dims": (0, None)}), ...], one entry per vmap level,
-// innermost first, with a batch axis (or None) per tapped leaf.
-func (c *hostCallback) transformsValue(ts trace.Transforms) *starlark.List {
-	items := make([]starlark.Value, len(ts))
-	for i, t := range ts {
-		dims := make(starlark.Tuple, min(c.nArgs, len(t.BatchDims)))
-		for k := range dims {
-			dims[k] = starlark.None
-			if d := t.BatchDims[k]; d != trace.NotBatched {
-				dims[k] = starlark.MakeInt(d)
-			}
-		}
-		params := starlark.NewDict(1)
-		_ = params.SetKey(starlark.String("batch_dims"), dims)
-		items[i] = starlark.Tuple{starlark.String(t.Name), params}
-	}
-	return starlark.NewList(items)
-}
-
-// callOn calls fn: Starlark functions on th, Go functions directly with
-// ctx, the cancellation of the computation calling them.
-func callOn(ctx context.Context, th *starlark.Thread, fn starlark.Callable, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if g, ok := fn.(*GoFunction); ok {
-		return g.fn(ctx, args, kwargs)
-	}
-	return starlark.Call(th, fn, args, kwargs)
-}
-
-// runCall calls the function with the argument rebuilt from its leaves and
-// converts its result to the declared result types, one byte slice per
-// result leaf.
-func (c *hostCallback) runCall(ctx context.Context, th *starlark.Thread, dev jit.Device, leaves []starlark.Value, resultAvals []trace.AVal) ([][]byte, error) {
-	var arg starlark.Value = starlark.None
-	if c.argTree != nil {
-		var err error
-		if arg, err = c.argTree.Unflatten(leaves); err != nil {
-			return nil, err
-		}
-	}
-	var kwargs []starlark.Tuple
-	if c.withDevice {
-		kwargs = []starlark.Tuple{{starlark.String("device"), Device{dev}}}
-	}
-	args := starlark.Tuple{arg}
-	if c.spread {
-		// pure_callback and its kin: arg is (args, kwargs), spread.
-		pair := arg.(starlark.Tuple)
-		args = pair[0].(starlark.Tuple)
-		for _, kv := range pair[1].(*starlark.Dict).Items() {
-			kwargs = append(kwargs, kv)
-		}
-	}
-	res, err := callOn(ctx, th, c.fn, args, kwargs)
-	if err != nil {
-		return nil, err
-	}
-	return c.checkResult(res, resultAvals)
-}
-
-// checkResult converts a call's result to the declared structure and to
-// the types of resultAvals.
-func (c *hostCallback) checkResult(res starlark.Value, resultAvals []trace.AVal) ([][]byte, error) {
-	if c.resultTree == nil {
-		if res != starlark.None {
-			return nil, fmt.Errorf("%s(%s): %s=None declares no result, but the callback returned %s", c.kind, c.name, c.shapeArg(), res.Type())
-		}
-		return nil, nil
-	}
-	leaves, err := c.resultTree.flattenUpTo(res)
-	if err != nil {
-		return nil, fmt.Errorf("%s(%s): the callback's result does not match %s: %v", c.kind, c.name, c.shapeArg(), err)
-	}
-	out := make([][]byte, len(leaves))
-	for i, v := range leaves {
-		want := resultAvals[i]
-		raw, got, err := hostValueAs(v, want)
-		if err != nil {
-			return nil, fmt.Errorf("%s(%s): result leaf %d: %v", c.kind, c.name, i, err)
-		}
-		if !got.Shape.Equal(want.Shape) {
-			return nil, fmt.Errorf("%s(%s): result leaf %d has shape %s, but %s declares %s (expected %s, got %s)",
-				c.kind, c.name, i, shapeText(got.Shape), c.shapeArg(), shapeText(want.Shape), want, got)
-		}
-		out[i] = raw
-	}
-	return out, nil
-}
-
-// hostValueAs converts a callback's result leaf (an array, a number or a
-// nested list) to want's dtype, returning its bytes and its own type.
-func hostValueAs(v starlark.Value, want trace.AVal) ([]byte, trace.AVal, error) {
-	dev, err := jit.LookupDevice("cpu:0")
-	if err != nil {
-		return nil, trace.AVal{}, err
-	}
-	a, ok := v.(*Array)
-	if !ok {
-		if a, err = AsArray("call", v, dev); err != nil {
-			return nil, trace.AVal{}, err
-		}
-	}
-	if a.Traced() {
-		return nil, trace.AVal{}, fmt.Errorf("the callback returned a traced value")
-	}
-	got := a.aval
-	if got.DType != want.DType {
-		if !convertible(got, want.DType) {
-			return nil, got, fmt.Errorf("dtype %s does not convert to the declared %s", got.DType.Name(), want.DType.Name())
-		}
-		if !got.Shape.Equal(want.Shape) {
-			return nil, got, nil // the shape error says more
-		}
-		if a, err = Astype(a, want.DType); err != nil {
-			return nil, got, err
-		}
-	}
-	raw, err := a.hostBytes("a call result")
-	return raw, got, err
-}
-
-// convertible reports whether a callback result of type got may become
-// dtype want: weakly typed Python numbers convert to anything of their kind
-// or wider, arrays only within their kind's promotion (no float to int).
-func convertible(got trace.AVal, want trace.DType) bool {
-	if got.DType == want {
-		return true
-	}
-	if got.Weak {
-		return !(got.DType.IsFloat() && !want.IsFloat() && !want.IsComplex()) &&
-			!(got.DType.IsComplex() && !want.IsComplex())
-	}
-	t, err := trace.PromoteTypes(trace.Type{DType: got.DType}, trace.Type{DType: want})
-	return err == nil && t.DType == want
 }
 
 func shapeText(s trace.Shape) string {

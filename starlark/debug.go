@@ -13,39 +13,22 @@ import (
 	"go.starlark.net/starlarkstruct"
 )
 
-// JAX's current callback API (SPEC §5), on the machinery of print, id_tap
-// and call:
-//
-//	debug.print(fmt, *args, ordered=False, **kwargs)
-//	debug.callback(callback, *args, ordered=False, **kwargs)
-//	pure_callback(callback, result_shape_dtypes, *args, vmap_method=None, **kwargs)
-//	io_callback(callback, result_shape_dtypes, *args, ordered=False, **kwargs)
-//
-// debug.print formats fmt as str.format does, at run time with the runtime
-// values: inside a trace, pyfmt.Stage formats what is static and leaves a
-// debug_print whose fmt holds positional fields for the arrays, their
-// conversions and specs included. The callbacks are call equations whose
-// callback receives *args and **kwargs spread.
+// debug.print(fmt, *args, ordered=False, **kwargs) (SPEC §5), on the
+// machinery of print: it formats fmt as str.format does, at run time with
+// the runtime values: inside a trace, pyfmt.Stage formats what is static
+// and leaves a debug_print whose fmt holds positional fields for the
+// arrays, their conversions and specs included.
 
-// DebugModule is jax.debug.
+// DebugModule is jax.debug: print here, callback added by
+// lib/hostcallback (a host callback like pure_callback).
 var DebugModule = &starlarkstruct.Module{Name: "debug", Members: starlark.StringDict{}}
 
 func init() {
 	Register(DebugModule, "print", debugPrint)
-	Register(DebugModule, "callback", debugCallback)
-}
-
-// callbackBuiltins are the top-level names of the API.
-func callbackBuiltins() starlark.StringDict {
-	b := func(name string, fn BuiltinFunc) *starlark.Builtin { return starlark.NewBuiltin(name, guard(name, fn)) }
-	return starlark.StringDict{
-		"pure_callback": b("pure_callback", builtinPureCallback),
-		"io_callback":   b("io_callback", builtinIOCallback),
-	}
 }
 
 func debugPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	own, rest := splitKwargs(kwargs, "ordered")
+	own, rest := SplitKwargs(kwargs, "ordered")
 	ordered := false
 	if err := starlark.UnpackArgs("debug.print", nil, own, "ordered?", &ordered); err != nil {
 		return nil, err
@@ -244,89 +227,6 @@ func formatDebugPrint(format string, args []jit.HostArg) (string, error) {
 		return "", fmt.Errorf("debug_print: %v", err)
 	}
 	return text, nil
-}
-
-// spreadCall stages callback(*args, **kwargs) through call: the arguments
-// travel as the pytree (args, kwargs).
-func spreadCall(thread *starlark.Thread, kind string, fn starlark.Value, resultShape starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple, params trace.Params) (starlark.Value, error) {
-	callable, ok := fn.(starlark.Callable)
-	if !ok {
-		return nil, fmt.Errorf("%s: the callback must be callable, got %s", kind, fn.Type())
-	}
-	named := starlark.NewDict(len(kwargs))
-	for _, kv := range kwargs {
-		if err := named.SetKey(kv[0], kv[1]); err != nil {
-			return nil, err
-		}
-	}
-	if params["call_with_device"] == nil {
-		params["call_with_device"] = false
-	}
-	cb := &hostCallback{fn: callable, name: callable.Name(), kind: kind, spread: true}
-	return stageCall(thread, cb, starlark.Tuple{args, named}, resultShape, params)
-}
-
-// debug.callback(callback, *args, ordered=False, **kwargs)
-func debugCallback(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	own, rest := splitKwargs(kwargs, "ordered")
-	ordered := false
-	if err := starlark.UnpackArgs("debug.callback", nil, own, "ordered?", &ordered); err != nil {
-		return nil, err
-	}
-	if len(args) == 0 {
-		return nil, fmt.Errorf("debug.callback: missing the callback")
-	}
-	// Under vmap JAX calls a debug callback once per element, in order.
-	params := trace.Params{"ordered": ordered, "vmap_method": "sequential"}
-	if _, err := spreadCall(thread, "debug.callback", args[0], starlark.None, args[1:], rest, params); err != nil {
-		return nil, err
-	}
-	return starlark.None, nil
-}
-
-// pure_callback(callback, result_shape_dtypes, *args, vmap_method=None, **kwargs)
-func builtinPureCallback(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	own, rest := splitKwargs(kwargs, "vmap_method")
-	var method starlark.Value = starlark.None
-	if err := starlark.UnpackArgs("pure_callback", nil, own, "vmap_method?", &method); err != nil {
-		return nil, err
-	}
-	if len(args) < 2 {
-		return nil, fmt.Errorf("pure_callback: want the callback and result_shape_dtypes, got %d arguments", len(args))
-	}
-	params := trace.Params{"ordered": false}
-	switch m := method.(type) {
-	case starlark.NoneType:
-	case starlark.String:
-		switch m {
-		case "sequential", "expand_dims", "broadcast_all":
-			params["vmap_method"] = string(m)
-		default:
-			return nil, fmt.Errorf("pure_callback: vmap_method must be None, 'sequential', 'expand_dims' or 'broadcast_all', got %s", m)
-		}
-	default:
-		return nil, fmt.Errorf("pure_callback: vmap_method must be None or a string, got %s", method.Type())
-	}
-	return spreadCall(thread, "pure_callback", args[0], args[1], args[2:], rest, params)
-}
-
-// io_callback(callback, result_shape_dtypes, *args, ordered=False, **kwargs)
-func builtinIOCallback(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	own, rest := splitKwargs(kwargs, "ordered")
-	ordered := false
-	if err := starlark.UnpackArgs("io_callback", nil, own, "ordered?", &ordered); err != nil {
-		return nil, err
-	}
-	if len(args) < 2 {
-		return nil, fmt.Errorf("io_callback: want the callback and result_shape_dtypes, got %d arguments", len(args))
-	}
-	params := trace.Params{"ordered": ordered}
-	if !ordered {
-		// JAX maps an unordered io_callback over a batch element by element
-		// (and refuses to vmap an ordered one).
-		params["vmap_method"] = "sequential"
-	}
-	return spreadCall(thread, "io_callback", args[0], args[1], args[2:], rest, params)
 }
 
 // Field and Item answer a format field's .name and [key] on an array

@@ -1,16 +1,20 @@
 // Package starlark is the jaxsh language: the dialect (package dialect
 // parses it), Array and its operators, tracers and their truth, pytrees,
 // conversions from Starlark values, the staging builtins (jit, make_jaxpr),
-// the effects builtins, asynchronous reads, devices, and running scripts
-// and REPL chunks (Session, REPL).
+// print and debug.print, asynchronous reads and their effects builtins
+// (effects_barrier, block_until_ready), the delivery of host callbacks to
+// the thread that dispatched them, devices, and running scripts and REPL
+// chunks (Session, REPL).
 //
 // The namespaces scripts use (jnp, lax, nn, random, ...) are not here: each
 // is a package under lib/ that builds its module on the API below, and the
 // root package jaxsh assembles them into the predeclared names. So are the
-// function transformations (lib/transform: grad, vmap, jacfwd, ...) and
-// export (lib/export), top-level builtins built on the same API, and NumPy
-// indexing, which lib/numpy installs as x[key] and x.at[key] (SetIndexing).
-// This package never imports a library.
+// function transformations (lib/transform: grad, vmap, jacfwd, ...),
+// export (lib/export) and the host callbacks (lib/hostcallback: id_tap,
+// id_print, call, pure_callback, io_callback, debug.callback), top-level
+// builtins built on the same API, and NumPy indexing, which lib/numpy
+// installs as x[key] and x.at[key] (SetIndexing). This package never
+// imports a library.
 //
 // # The API for library code
 //
@@ -50,6 +54,8 @@
 //	ScalarArray, NestedShape       operands as arrays (ensure_arraylike, asarray)
 //	IntArg, ShapeArg, NormalizeAxisOf, DTypeArg, DTypeOf, DTypeOrDefault, UserDType,
 //	IntsArg, StringsArg            static arguments (argnums, argnames and the like)
+//	SplitKwargs                    the keyword arguments a builtin reads, and the rest it
+//	                               passes on (id_tap's to the tap, debug.print's to fmt)
 //	TypeOf, ScalarType, ResultType, Promotion (PromoteCommon, PromoteNumeric,
 //	PromoteInexact), PromoteArgs, PromoteArg, PromoteArgs2, PromoteDTypes,
 //	PromoteShapes, Promote, Elementwise, ApplyUnary, ApplyBinary
@@ -89,8 +95,7 @@
 //	NewTracedArray                 the array standing for an atom of the trace
 //
 // What export (lib/export) adds: it stages a jitted function as jit would
-// compile it, and stores host callbacks by name, which only their owner
-// (callbacks.go, export_callbacks.go) knows how to describe and bind again.
+// compile it.
 //
 //	Jitted, Jitted.Fun, Jitted.TraceCall, TracedCall
 //	                               a jitted function traced for one call's arguments
@@ -98,9 +103,23 @@
 //	                               argument types without values; a shape of dimension
 //	                               expressions (the value of lib/export's symbolic_shape)
 //	ExportTree, TreeFromExport     pytree structures to and from an artifact's
-//	CheckCallbackNames, CallbackBindings
-//	                               one function per stored callback name; the bindings
-//	                               of a loaded artifact's callbacks (export.DeserializeOptions)
+//
+// What the host callbacks (lib/hostcallback) add (callbacks.go): a staged
+// id_tap or call equation's callback param is a HostCallback, which the
+// program's host runs on the dispatching thread (or in place, for a Go
+// function) when the program reaches it; the callback builds the value,
+// calls the function and checks the result itself, and describes itself
+// to an artifact.
+//
+//	HostCallback                   what the host runs: RunTap, RunCall, InPlace, NumTapped
+//	GoFunction, GoFunction.CallContext
+//	                               a Go function as a callback, called with the
+//	                               computation's cancellation
+//	TraceOf, ThreadContext         the trace an operation on some arrays records into
+//	                               (nil: run now); the running thread's cancellation
+//	StdoutOf, Device, DebugModule  where id_print writes; a device as a value
+//	                               (tap_with_device); jax.debug, where debug.callback goes
+//	TreeDef.FlattenUpTo            a call's result split at its declared leaves
 //
 // Files and host values (files.go, embed.go): what library code that
 // reads or writes files, or needs elements on the host, goes through.

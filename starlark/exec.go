@@ -53,9 +53,6 @@ func Predeclared() starlark.StringDict {
 	for k, v := range pythonBuiltins() {
 		d[k] = v
 	}
-	for k, v := range callbackBuiltins() {
-		d[k] = v
-	}
 	for k, v := range deviceQueries() {
 		d[k] = v
 	}

@@ -2,7 +2,6 @@ package starlark
 
 import (
 	"github.com/jaxsh/jaxsh/jit"
-	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
 
@@ -38,36 +37,4 @@ func (j *Jitted) SplitCall(args starlark.Tuple, kwargs []starlark.Tuple) (string
 		return "", nil, err
 	}
 	return call.sig.Key() + "@" + call.dev.String(), call.leaves, nil
-}
-
-// HostCallbacks are the functions of the host callbacks in j, by the names
-// an artifact stores them under (id_print without an output_stream has
-// none and binds itself).
-func HostCallbacks(j *trace.Jaxpr) map[string]starlark.Callable {
-	fns := map[string]starlark.Callable{}
-	var walk func(j *trace.Jaxpr)
-	walk = func(j *trace.Jaxpr) {
-		for _, eqn := range j.Eqns {
-			for _, v := range eqn.Params {
-				switch x := v.(type) {
-				case *hostCallback:
-					fn := x.fn
-					if x.print != nil {
-						fn = x.print.stream
-					}
-					if fn != nil {
-						fns[x.ExportName()] = fn
-					}
-				case *trace.Jaxpr:
-					walk(x)
-				case []*trace.Jaxpr:
-					for _, s := range x {
-						walk(s)
-					}
-				}
-			}
-		}
-	}
-	walk(j)
-	return fns
 }

@@ -2,6 +2,8 @@ package starlark
 
 import (
 	"fmt"
+	"github.com/jaxsh/jaxsh/export"
+	"slices"
 	"sort"
 	"strings"
 
@@ -186,11 +188,11 @@ func (d *TreeDef) write(b *strings.Builder) {
 // them by String, which is equivalent).
 func (d *TreeDef) Equal(o *TreeDef) bool { return d.String() == o.String() }
 
-// flattenUpTo returns the subtrees of v at the leaves of d, whose structure
+// FlattenUpTo returns the subtrees of v at the leaves of d, whose structure
 // v must have down to d's leaves (below them v may hold anything: a call's
 // result leaf may be a nested list that becomes one array). A mismatch is
 // an error describing both structures.
-func (d *TreeDef) flattenUpTo(v starlark.Value) ([]starlark.Value, error) {
+func (d *TreeDef) FlattenUpTo(v starlark.Value) ([]starlark.Value, error) {
 	var out []starlark.Value
 	var walk func(d *TreeDef, v starlark.Value) bool
 	walk = func(d *TreeDef, v starlark.Value) bool {
@@ -259,4 +261,28 @@ func ShortRepr(v starlark.Value) string {
 		s = s[:77] + "..."
 	}
 	return s
+}
+
+// ExportTree converts a pytree structure to the artifact's.
+func ExportTree(t *TreeDef) *export.TreeDef {
+	if t == nil {
+		return nil
+	}
+	out := &export.TreeDef{Kind: export.TreeKind(t.Kind), Keys: slices.Clone(t.Keys)}
+	for _, c := range t.Children {
+		out.Children = append(out.Children, ExportTree(c))
+	}
+	return out
+}
+
+// TreeFromExport converts an artifact's structure back.
+func TreeFromExport(t *export.TreeDef) *TreeDef {
+	if t == nil {
+		return nil
+	}
+	out := &TreeDef{Kind: TreeKind(t.Kind), Keys: slices.Clone(t.Keys)}
+	for _, c := range t.Children {
+		out.Children = append(out.Children, TreeFromExport(c))
+	}
+	return out
 }

@@ -197,6 +197,12 @@ func BindTraced(ts *Trace, prim string, params trace.Params, args ...*Array) ([]
 	return res, nil
 }
 
+// TraceOf is the trace an operation on args records into: the running
+// thread's current trace, else the one the traced operands belong to, or
+// nil for an eager operation. A tracer of a finished trace, or of one the
+// current trace is not within, is an error (a leaked tracer).
+func TraceOf(args []*Array) (*Trace, error) { return traceOf(args) }
+
 // traceOf returns the trace the operands belong to, or the thread's
 // current trace, or nil for an eager operation.
 func traceOf(args []*Array) (*Trace, error) {

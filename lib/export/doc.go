@@ -12,5 +12,5 @@
 //
 // The root package predeclares Builtins next to the language's own names;
 // the host callbacks' side of an artifact (what each stores, how a loaded
-// one is bound again) belongs to the callbacks, in package starlark.
+// one is bound again) belongs to the callbacks, in lib/hostcallback.
 package export

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jaxsh/jaxsh/export"
 	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/lib/hostcallback"
 	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
@@ -185,7 +186,7 @@ func exportJitted(thread *starlark.Thread, j *jstarlark.Jitted, opts export.Opti
 		if err != nil {
 			return nil, err
 		}
-		if err := jstarlark.CheckCallbackNames(e); err != nil {
+		if err := hostcallback.CheckCallbackNames(e); err != nil {
 			return nil, err
 		}
 		return e, nil
@@ -590,7 +591,7 @@ func builtinDeserialize(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 // callbacks binds each stored host callback by name (Starlark functions or
 // Go functions, GoFunction).
 func Deserialize(data []byte, callbacks map[string]starlark.Callable) (*Exported, error) {
-	e, err := export.DeserializeWith(data, jstarlark.CallbackBindings(callbacks))
+	e, err := export.DeserializeWith(data, hostcallback.CallbackBindings(callbacks))
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package starlark
+package hostcallback
 
 import (
 	"context"
@@ -7,63 +7,42 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jaxsh/jaxsh/export"
 	"github.com/jaxsh/jaxsh/internal/arrayfmt"
 	"github.com/jaxsh/jaxsh/jit"
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
 
-// The effect builtins of SPEC §5: id_tap, id_print, call, effects_barrier
-// (barrier_wait), block_until_ready, and ShapeDtypeStruct for call's
-// result_shape.
-
-func effectBuiltins() starlark.StringDict {
-	b := func(name string, fn BuiltinFunc) *starlark.Builtin { return starlark.NewBuiltin(name, guard(name, fn)) }
+// Builtins returns the top-level host-callback builtins (the package
+// doc lists them), which the root package predeclares beside the
+// language's own names.
+func Builtins() starlark.StringDict {
+	b := jstarlark.NewBuiltin
 	return starlark.StringDict{
-		"id_tap":            b("id_tap", builtinIDTap),
-		"id_print":          b("id_print", builtinIDPrint),
-		"call":              b("call", builtinCall),
-		"effects_barrier":   b("effects_barrier", builtinBarrier),
-		"barrier_wait":      b("barrier_wait", builtinBarrier),
-		"block_until_ready": b("block_until_ready", builtinBlockUntilReady),
-		"ShapeDtypeStruct":  b("ShapeDtypeStruct", builtinShapeDtypeStruct),
+		"id_tap":        b("id_tap", builtinIDTap),
+		"id_print":      b("id_print", builtinIDPrint),
+		"call":          b("call", builtinCall),
+		"pure_callback": b("pure_callback", builtinPureCallback),
+		"io_callback":   b("io_callback", builtinIOCallback),
 	}
-}
-
-// splitKwargs separates the named keyword arguments a builtin reads from
-// the rest, which id_tap passes on to its tap function.
-func splitKwargs(kwargs []starlark.Tuple, known ...string) (own, rest []starlark.Tuple) {
-	for _, kv := range kwargs {
-		k := string(kv[0].(starlark.String))
-		isKnown := false
-		for _, n := range known {
-			isKnown = isKnown || n == k
-		}
-		if isKnown {
-			own = append(own, kv)
-		} else {
-			rest = append(rest, kv)
-		}
-	}
-	return own, rest
 }
 
 // treeLeaves flattens a pytree of arrays and numbers into arrays.
-func treeLeaves(fn string, v starlark.Value) ([]*Array, *TreeDef, error) {
-	vals, tree, err := FlattenTree(fn, v)
+func treeLeaves(fn string, v starlark.Value) ([]*jstarlark.Array, *jstarlark.TreeDef, error) {
+	vals, tree, err := jstarlark.FlattenTree(fn, v)
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]*Array, len(vals))
+	out := make([]*jstarlark.Array, len(vals))
 	for i, x := range vals {
-		a, ok := x.(*Array)
+		a, ok := x.(*jstarlark.Array)
 		if !ok {
-			dev, err := DefaultDevice()
+			dev, err := jstarlark.DefaultDevice()
 			if err != nil {
 				return nil, nil, err
 			}
-			if a, err = AsArray(fn, x, dev); err != nil {
+			if a, err = jstarlark.AsArray(fn, x, dev); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -77,7 +56,7 @@ func treeLeaves(fn string, v starlark.Value) ([]*Array, *TreeDef, error) {
 // Exported artifacts store the tap under the function's name: name=, like
 // every other keyword argument, goes to tap_func (SPEC §5).
 func builtinIDTap(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	own, rest := splitKwargs(kwargs, "result", "tap_with_device")
+	own, rest := jstarlark.SplitKwargs(kwargs, "result", "tap_with_device")
 	var fn starlark.Callable
 	var arg, result starlark.Value
 	withDevice := false
@@ -90,7 +69,7 @@ func builtinIDTap(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 
 // id_print(arg, *, result=None, tap_with_device=False, output_stream=None, threshold=None, **kwargs)
 func builtinIDPrint(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	own, rest := splitKwargs(kwargs, "result", "tap_with_device", "output_stream", "threshold")
+	own, rest := jstarlark.SplitKwargs(kwargs, "result", "tap_with_device", "output_stream", "threshold")
 	var arg, result, stream, threshold starlark.Value
 	withDevice := false
 	if err := starlark.UnpackArgs(b.Name(), args, own, "arg", &arg, "result?", &result, "tap_with_device?", &withDevice,
@@ -123,33 +102,33 @@ func tap(thread *starlark.Thread, fn string, cb *hostCallback, arg, result starl
 		return nil, err
 	}
 	cb.argTree, cb.nArgs = tree, len(leaves)
-	var resLeaves []*Array
-	var resTree *TreeDef
+	var resLeaves []*jstarlark.Array
+	var resTree *jstarlark.TreeDef
 	if result != nil && result != starlark.None {
 		if resLeaves, resTree, err = treeLeaves(fn, result); err != nil {
 			return nil, err
 		}
 	}
-	all := append(append([]*Array(nil), leaves...), resLeaves...)
-	ts, err := traceOf(all)
+	all := append(append([]*jstarlark.Array(nil), leaves...), resLeaves...)
+	ts, err := jstarlark.TraceOf(all)
 	if err != nil {
 		return nil, err
 	}
 	if ts == nil {
 		// Outside any trace the tap runs now, on this thread.
-		dev, err := DefaultDeviceOf(thread)
+		dev, err := jstarlark.DefaultDeviceOf(thread)
 		if err != nil {
 			return nil, err
 		}
 		vals := make([]starlark.Value, len(leaves))
 		for i, a := range leaves {
 			vals[i] = a
-			if _, err := a.buffer(); err != nil {
+			if _, err := a.Buffer(); err != nil {
 				return nil, err
 			}
 			dev = a.Device()
 		}
-		if err := cb.runTap(threadContext(thread), thread, dev, vals, nil); err != nil {
+		if err := cb.RunTap(jstarlark.ThreadContext(thread), thread, dev, vals, nil); err != nil {
 			return nil, err
 		}
 		if resTree != nil {
@@ -160,7 +139,7 @@ func tap(thread *starlark.Thread, fn string, cb *hostCallback, arg, result starl
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%s: nothing to tap: arg has no array leaves", fn)
 	}
-	outs, err := BindTraced(ts, "id_tap", trace.Params{"callback": cb, "tap_with_device": cb.withDevice}, all...)
+	outs, err := jstarlark.BindTraced(ts, "id_tap", trace.Params{"callback": cb, "tap_with_device": cb.withDevice}, all...)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +168,7 @@ func (c *hostCallback) printValue(ctx context.Context, th *starlark.Thread, dev 
 		header = append(header, kv{"transforms", pythonRepr(transforms)})
 	}
 	sort.Slice(header, func(i, j int) bool { return header[i].k < header[j].k })
-	o := PrintOptions()
+	o := jstarlark.PrintOptions()
 	if c.print.threshold > 0 {
 		o.Threshold = c.print.threshold
 	}
@@ -209,7 +188,7 @@ func (c *hostCallback) printValue(ctx context.Context, th *starlark.Thread, dev 
 			}
 			continue
 		}
-		if _, err := io.WriteString(stdoutOf(th), line); err != nil {
+		if _, err := io.WriteString(jstarlark.StdoutOf(th), line); err != nil {
 			return fmt.Errorf("id_print: %v", err)
 		}
 	}
@@ -266,12 +245,12 @@ func printTree(v starlark.Value, o arrayfmt.Options) string {
 		return open + " " + strings.Join(items, " ") + " " + close
 	}
 	switch x := v.(type) {
-	case *Array:
-		h, err := x.host()
+	case *jstarlark.Array:
+		text, err := x.Text(o, false)
 		if err != nil {
 			return "<" + err.Error() + ">"
 		}
-		return arrayfmt.Str(h, o)
+		return text
 	case starlark.Tuple:
 		items := make([]string, len(x))
 		for i, e := range x {
@@ -339,7 +318,7 @@ func stageCall(thread *starlark.Thread, cb *hostCallback, arg, resultShape starl
 	}
 	cb.argTree, cb.nArgs = tree, len(leaves)
 	if resultShape != starlark.None {
-		shapes, rtree, err := FlattenTree(cb.kind, resultShape)
+		shapes, rtree, err := jstarlark.FlattenTree(cb.kind, resultShape)
 		if err != nil {
 			return nil, err
 		}
@@ -352,7 +331,7 @@ func stageCall(thread *starlark.Thread, cb *hostCallback, arg, resultShape starl
 			cb.resultAvals = append(cb.resultAvals, a)
 		}
 	}
-	ts, err := traceOf(leaves)
+	ts, err := jstarlark.TraceOf(leaves)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +340,7 @@ func stageCall(thread *starlark.Thread, cb *hostCallback, arg, resultShape starl
 	}
 	params["callback"] = cb
 	params["result_avals"] = cb.resultAvals
-	outs, err := BindTraced(ts, "call", params, leaves...)
+	outs, err := jstarlark.BindTraced(ts, "call", params, leaves...)
 	if err != nil {
 		return nil, err
 	}
@@ -376,19 +355,19 @@ func stageCall(thread *starlark.Thread, cb *hostCallback, arg, resultShape starl
 }
 
 // callNow runs a call outside any trace, on this thread.
-func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*Array) (starlark.Value, error) {
-	dev, err := DefaultDeviceOf(thread)
+func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*jstarlark.Array) (starlark.Value, error) {
+	dev, err := jstarlark.DefaultDeviceOf(thread)
 	if err != nil {
 		return nil, err
 	}
 	vals := make([]starlark.Value, len(leaves))
 	for i, a := range leaves {
-		if _, err := a.buffer(); err != nil {
+		if _, err := a.Buffer(); err != nil {
 			return nil, err
 		}
 		vals[i], dev = a, a.Device()
 	}
-	raw, err := cb.runCall(threadContext(thread), thread, dev, vals, cb.resultAvals) // raised here: the traceback is the thread's own
+	raw, err := cb.RunCall(jstarlark.ThreadContext(thread), thread, dev, vals, cb.resultAvals) // raised here: the traceback is the thread's own
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +380,7 @@ func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*Array) (starla
 		if err != nil {
 			return nil, err
 		}
-		res[i] = NewArray(buf)
+		res[i] = jstarlark.NewArray(buf)
 	}
 	return cb.resultTree.Unflatten(res)
 }
@@ -410,137 +389,16 @@ func callNow(thread *starlark.Thread, cb *hostCallback, leaves []*Array) (starla
 // example array, or a number (a weakly typed scalar).
 func resultAval(v starlark.Value) (trace.AVal, error) {
 	switch x := v.(type) {
-	case *ShapeDtypeStruct:
-		return trace.AVal{Shape: x.shape, DType: x.dtype}, nil
-	case *Array:
-		return trace.AVal{Shape: x.Shape(), DType: x.DType(), Weak: x.aval.Weak}, nil
+	case *jstarlark.ShapeDtypeStruct:
+		return trace.AVal{Shape: x.Shape(), DType: x.DType()}, nil
+	case *jstarlark.Array:
+		return trace.AVal{Shape: x.Shape(), DType: x.DType(), Weak: x.AVal().Weak}, nil
 	case starlark.Int, starlark.Float, starlark.Bool:
-		t, ok := ScalarType(x)
+		t, ok := jstarlark.ScalarType(x)
 		if !ok {
 			break
 		}
 		return trace.AVal{DType: t.DType, Weak: t.Weak}, nil
 	}
 	return trace.AVal{}, fmt.Errorf("want a ShapeDtypeStruct, an array or a number, got %s", v.Type())
-}
-
-// effects_barrier() / barrier_wait(logging_name=None)
-func builtinBarrier(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var name starlark.Value
-	if b.Name() == "barrier_wait" {
-		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "logging_name?", &name); err != nil {
-			return nil, err
-		}
-	} else if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
-		return nil, err
-	}
-	if err := barrier(thread); err != nil {
-		return nil, err
-	}
-	return starlark.None, nil
-}
-
-// block_until_ready(x) waits for every array of the pytree x and returns x.
-func builtinBlockUntilReady(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var x starlark.Value
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x); err != nil {
-		return nil, err
-	}
-	vals, _, err := FlattenTree(b.Name(), x)
-	if err != nil {
-		return nil, err
-	}
-	for _, v := range vals {
-		if a, ok := v.(*Array); ok && !a.Traced() {
-			if _, err := a.buffer(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return x, nil
-}
-
-// A ShapeDtypeStruct declares an array type without values (call's
-// result_shape).
-type ShapeDtypeStruct struct {
-	shape trace.Shape
-	dtype trace.DType
-	// sym is the symbolic shape of an export spec (symbolic_shape); nil
-	// for a concrete shape.
-	sym SymbolicShape
-}
-
-// A SymbolicShape is a shape of dimension expressions with constraints on
-// their variables: the value of export's symbolic_shape (lib/export), which
-// a ShapeDtypeStruct takes for its shape. It prints as a tuple and indexes
-// as one, each dimension printed as its expression.
-type SymbolicShape interface {
-	starlark.Indexable
-	Dims() export.SymbolicShape
-	Constraints() []export.Constraint
-}
-
-// Shape is the struct's shape (nil when it is symbolic).
-func (s *ShapeDtypeStruct) Shape() trace.Shape { return s.shape }
-
-// DType is the struct's dtype.
-func (s *ShapeDtypeStruct) DType() trace.DType { return s.dtype }
-
-// Symbolic is the struct's symbolic shape, or nil.
-func (s *ShapeDtypeStruct) Symbolic() SymbolicShape { return s.sym }
-
-var _ starlark.HasAttrs = (*ShapeDtypeStruct)(nil)
-
-func (s *ShapeDtypeStruct) String() string {
-	if s.sym != nil {
-		return fmt.Sprintf("ShapeDtypeStruct(shape=%s, dtype=%s)", s.sym.String(), s.dtype.Name())
-	}
-	return fmt.Sprintf("ShapeDtypeStruct(shape=%s, dtype=%s)", shapeText(s.shape), s.dtype.Name())
-}
-func (s *ShapeDtypeStruct) Type() string         { return "ShapeDtypeStruct" }
-func (s *ShapeDtypeStruct) Freeze()              {}
-func (s *ShapeDtypeStruct) Truth() starlark.Bool { return starlark.True }
-func (s *ShapeDtypeStruct) Hash() (uint32, error) {
-	return starlark.String(s.String()).Hash()
-}
-func (s *ShapeDtypeStruct) AttrNames() []string { return []string{"dtype", "shape"} }
-func (s *ShapeDtypeStruct) Attr(name string) (starlark.Value, error) {
-	switch name {
-	case "shape":
-		if s.sym != nil {
-			t := make(starlark.Tuple, s.sym.Len())
-			for i := range t {
-				t[i] = s.sym.Index(i)
-			}
-			return t, nil
-		}
-		t := make(starlark.Tuple, len(s.shape))
-		for i, d := range s.shape {
-			t[i] = starlark.MakeInt(d)
-		}
-		return t, nil
-	case "dtype":
-		return DType{s.dtype}, nil
-	}
-	return nil, nil
-}
-
-// ShapeDtypeStruct(shape, dtype)
-func builtinShapeDtypeStruct(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var shape, dtype starlark.Value
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "shape", &shape, "dtype", &dtype); err != nil {
-		return nil, err
-	}
-	dt, err := DTypeOf(b.Name(), dtype)
-	if err != nil {
-		return nil, err
-	}
-	if sym, ok := shape.(SymbolicShape); ok {
-		return &ShapeDtypeStruct{dtype: dt, sym: sym}, nil
-	}
-	s, err := ShapeArg(b.Name(), shape)
-	if err != nil {
-		return nil, err
-	}
-	return &ShapeDtypeStruct{shape: s, dtype: dt}, nil
 }

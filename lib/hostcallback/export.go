@@ -1,4 +1,4 @@
-package starlark
+package hostcallback
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jaxsh/jaxsh/export"
+	jstarlark "github.com/jaxsh/jaxsh/starlark"
 	"github.com/jaxsh/jaxsh/trace"
 	"go.starlark.net/starlark"
 )
@@ -18,8 +19,6 @@ import (
 // name. id_print needs no function: it binds itself.
 
 var _ export.ExportableCallback = (*hostCallback)(nil)
-
-func (c *hostCallback) CallbackKind() string { return c.kind }
 
 // ExportName is the name the callback is stored and bound under: id_print
 // with an output_stream binds the stream.
@@ -53,7 +52,7 @@ type specAVal struct {
 }
 
 func (c *hostCallback) ExportSpec() ([]byte, error) {
-	s := callbackSpec{ArgTree: ExportTree(c.argTree), NArgs: c.nArgs, ResultTree: ExportTree(c.resultTree), WithDevice: c.withDevice}
+	s := callbackSpec{ArgTree: jstarlark.ExportTree(c.argTree), NArgs: c.nArgs, ResultTree: jstarlark.ExportTree(c.resultTree), WithDevice: c.withDevice}
 	for _, kv := range c.kwargs {
 		v, err := jsonScalar(kv[1])
 		if err != nil {
@@ -148,8 +147,8 @@ func decodeCallback(name string, fn starlark.Callable, kind string, spec []byte)
 	if s.ArgTree == nil || s.ArgTree.NumLeaves() != s.NArgs {
 		return nil, fmt.Errorf("its stored argument structure does not match its %d arguments", s.NArgs)
 	}
-	c := &hostCallback{fn: fn, name: name, storedName: name, kind: kind, argTree: TreeFromExport(s.ArgTree), nArgs: s.NArgs,
-		resultTree: TreeFromExport(s.ResultTree), withDevice: s.WithDevice}
+	c := &hostCallback{fn: fn, name: name, storedName: name, kind: kind, argTree: jstarlark.TreeFromExport(s.ArgTree), nArgs: s.NArgs,
+		resultTree: jstarlark.TreeFromExport(s.ResultTree), withDevice: s.WithDevice}
 	for _, kv := range s.Kwargs {
 		k, ok := kv[0].(string)
 		if !ok {
@@ -184,30 +183,6 @@ func decodeCallback(name string, fn starlark.Callable, kind string, spec []byte)
 	return c, nil
 }
 
-// ExportTree converts a pytree structure to the artifact's.
-func ExportTree(t *TreeDef) *export.TreeDef {
-	if t == nil {
-		return nil
-	}
-	out := &export.TreeDef{Kind: export.TreeKind(t.Kind), Keys: slices.Clone(t.Keys)}
-	for _, c := range t.Children {
-		out.Children = append(out.Children, ExportTree(c))
-	}
-	return out
-}
-
-// TreeFromExport converts an artifact's structure back.
-func TreeFromExport(t *export.TreeDef) *TreeDef {
-	if t == nil {
-		return nil
-	}
-	out := &TreeDef{Kind: TreeKind(t.Kind), Keys: slices.Clone(t.Keys)}
-	for _, c := range t.Children {
-		out.Children = append(out.Children, TreeFromExport(c))
-	}
-	return out
-}
-
 // CallbackBindings are the options export.DeserializeWith needs to bind
 // an artifact's host callbacks: each stored name to the function callbacks
 // gives it (Starlark functions or Go functions, GoFunction), and id_print,
@@ -236,8 +211,32 @@ func builtinCallback(name, kind string, spec []byte) (trace.Callback, error) {
 // CheckCallbackNames refuses to export two different functions under one
 // name: deserialize could bind only one of them.
 func CheckCallbackNames(e *export.Exported) error {
-	fns := map[string]starlark.Callable{}
-	var err error
+	if _, clash, ok := functions(e.Jaxpr); !ok {
+		return fmt.Errorf("export(%s): two different host callbacks are named %s; deserialize binds callbacks by name, so give them distinct names (call's name=, or named functions)",
+			e.FunName, clash)
+	}
+	return nil
+}
+
+// Functions are the functions of the host callbacks in j by the names an
+// artifact stores them under (id_print without an output_stream has none:
+// it binds itself), as CallbackBindings takes them to bind a loaded
+// artifact again.
+func Functions(j *trace.Jaxpr) map[string]starlark.Callable {
+	fns, _, _ := functions(j)
+	out := map[string]starlark.Callable{}
+	for name, fn := range fns {
+		if fn != nil {
+			out[name] = fn
+		}
+	}
+	return out
+}
+
+// functions walks j's host callbacks (nested jaxprs included); ok is false
+// when two different functions share a name, the first such name clash.
+func functions(j *trace.Jaxpr) (fns map[string]starlark.Callable, clash string, ok bool) {
+	fns, ok = map[string]starlark.Callable{}, true
 	var walk func(j *trace.Jaxpr)
 	walk = func(j *trace.Jaxpr) {
 		for _, eqn := range j.Eqns {
@@ -248,9 +247,8 @@ func CheckCallbackNames(e *export.Exported) error {
 					if x.print != nil {
 						fn = x.print.stream
 					}
-					if prev, ok := fns[name]; ok && prev != fn && err == nil {
-						err = fmt.Errorf("export(%s): two different host callbacks are named %s; deserialize binds callbacks by name, so give them distinct names (call's name=, or named functions)",
-							e.FunName, name)
+					if prev, seen := fns[name]; seen && prev != fn && ok {
+						clash, ok = name, false
 					}
 					fns[name] = fn
 				case *trace.Jaxpr:
@@ -263,6 +261,6 @@ func CheckCallbackNames(e *export.Exported) error {
 			}
 		}
 	}
-	walk(e.Jaxpr)
-	return err
+	walk(j)
+	return fns, clash, ok
 }

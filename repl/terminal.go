@@ -144,7 +144,7 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 	}
 	partial := chain[strings.LastIndexByte(chain, '.')+1:]
 	c.mu.Lock()
-	candidates := c.r.Complete(chain)
+	candidates := complete(c.r.Globals(), chain)
 	c.mu.Unlock()
 	var out [][]rune
 	for _, cand := range candidates {

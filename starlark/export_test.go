@@ -18,9 +18,6 @@ func (a *Array) Live() error { return a.live() }
 // EchoName is the REPL's hidden global for an expression's value.
 const EchoName = echoName
 
-// Globals are the REPL's globals.
-func (r *REPL) Globals() starlark.StringDict { return r.globals }
-
 // SetJitCallHook makes every top-level call of a jitted function go
 // through hook instead (the export round trip of export_roundtrip_test.go).
 // It returns the function that turns it off.

@@ -191,52 +191,6 @@ func linesOf(src string) func() ([]byte, error) {
 	}
 }
 
-func TestREPLComplete(t *testing.T) {
-	r, _ := newTestREPL()
-	if errs := replChunks(t, r, "x = jnp.arange(3)\nwhile_count = 1\n_secret = 2\ns = 'abc'\n"); len(errs) != 0 {
-		t.Fatal(errs)
-	}
-	tests := []struct {
-		prefix string
-		want   []string // exactly, or (contains) at least
-		exact  bool
-	}{
-		{"jnp.ar", []string{"jnp.arange", "jnp.array"}, false},
-		{"x.sh", []string{"x.shape"}, true},
-		{"x.T.nd", []string{"x.T.ndim"}, true},
-		{"jnp.linalg.no", []string{"jnp.linalg.norm"}, true},
-		{"whi", []string{"while", "while_count"}, true},
-		{"le", []string{"len"}, true},
-		{"s.up", []string{"s.upper"}, true},
-		{"_s", []string{"_secret"}, true},
-		{"_", []string{"_secret"}, false},
-		{"nosuch.x", nil, true},
-		{"x.shape.x", nil, true}, // a tuple has no attributes
-		{"1x.a", nil, true},
-	}
-	for _, tt := range tests {
-		got := r.Complete(tt.prefix)
-		if tt.exact && !slices.Equal(got, tt.want) {
-			t.Errorf("Complete(%q) = %q, want %q", tt.prefix, got, tt.want)
-		}
-		for _, w := range tt.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("Complete(%q) = %q lacks %q", tt.prefix, got, w)
-			}
-		}
-	}
-	// Hidden operator builtins and private names stay out of a bare
-	// completion.
-	for _, name := range r.Complete("") {
-		if strings.HasPrefix(name, "_") {
-			t.Errorf("Complete(\"\") offers %q", name)
-		}
-	}
-	if got := r.Complete("pr"); !slices.Contains(got, "print") {
-		t.Errorf("Complete(\"pr\") = %q lacks print", got)
-	}
-}
-
 // Ctrl-C while a statement waits for a long computation's result returns to
 // the prompt and stops the computation: a Go callback it is blocked in sees
 // its context cancelled, the result reads as cancelled, and the session

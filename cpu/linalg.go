@@ -11,7 +11,10 @@ import (
 // is pure Go, float64 and row-major like our buffers. Each matrix of a
 // batch is copied into float64 scratch (float32 operands are widened and
 // their results rounded once), factored there, and copied out; the
-// matrices of a batch run in parallel.
+// matrices of a batch run in parallel. float64 operands are read where
+// they are, not copied: the kernels treat j.in as read-only, and write
+// their results to scratch that is copied out only after a matrix's
+// operands have been read (so a result placed over an operand is safe).
 
 //
 // Complex operands go to hand-written kernels (linalg_complex*.go):
@@ -85,9 +88,13 @@ func linalgKernel(realFn, complexFn matrixFunc) kernelFunc {
 			j := &matrixJob{params: e.Params, in: make([]matrix, len(in)), out: make([]matrix, len(out))}
 			for i, b := range in {
 				r, c := dims(b)
-				if isComplex {
+				switch {
+				case isComplex:
 					j.in[i] = matrix{rows: r, cols: c, c: make([]complex128, r*c)}
-				} else {
+				case b.DType() == trace.Float64:
+					// read in place below: no kernel writes its operands
+					j.in[i] = matrix{rows: r, cols: c}
+				default:
 					j.in[i] = matrix{rows: r, cols: c, f: make([]float64, r*c)}
 				}
 			}
@@ -106,9 +113,13 @@ func linalgKernel(realFn, complexFn matrixFunc) kernelFunc {
 			}
 			for k := lo; k < hi; k++ {
 				for i, b := range in {
-					if isComplex {
+					switch {
+					case isComplex:
 						readComplexMatrix(b, k, j.in[i].c)
-					} else {
+					case b.DType() == trace.Float64:
+						size := j.in[i].rows * j.in[i].cols
+						j.in[i].f = view[float64](b)[k*size : (k+1)*size]
+					default:
 						readMatrix(b, k, j.in[i].f)
 					}
 				}

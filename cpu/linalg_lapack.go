@@ -26,7 +26,8 @@ func workspace(query func(work []float64)) []float64 {
 }
 
 // choleskyOne: the lower factor, zeros above the diagonal; NaNs when the
-// matrix is not positive definite (as JAX returns).
+// matrix is not positive definite (as JAX returns). Blocked
+// (linalg_blocked.go).
 func choleskyOne(j *matrixJob) {
 	a, l := j.in[0], j.out[0]
 	n := a.rows
@@ -34,7 +35,7 @@ func choleskyOne(j *matrixJob) {
 	if n == 0 {
 		return
 	}
-	if !lapackImpl.Dpotrf(blas.Lower, n, l.f, n) {
+	if !choleskyLower(l.f, n) {
 		fillNaN(l.f)
 		return
 	}
@@ -50,7 +51,7 @@ func luOne(j *matrixJob) {
 	if min(m, n) > 0 {
 		// A singular matrix still factors (a zero pivot in U); the result
 		// is what LAPACK leaves, as in JAX.
-		lapackImpl.Dgetrf(m, n, lu.f, n, pivots.i)
+		luPartialPivot(lu.f, m, n, pivots.i)
 	}
 	for i := range perm.i {
 		perm.i[i] = i
@@ -275,24 +276,39 @@ func svdTallReal(a []float64, m, n int, s []float64, u, vt *matrix) bool {
 	return true
 }
 
+// triangularSolveOne solves op(a)·x = b (left side) or x·op(a) = b. Both
+// become a left-side solve with a plain triangular matrix: op(a) itself or
+// its transpose, copied when that is not a; a right-side solve transposes
+// x (op(a)ᵀ·xᵀ = bᵀ). The right-hand sides are independent, so their
+// columns are shared out over the pool.
 func triangularSolveOne(j *matrixJob) {
 	a, b, x := j.in[0], j.in[1], j.out[0]
 	copy(x.f, b.f)
 	if x.rows == 0 || x.cols == 0 {
 		return
 	}
-	side, uplo, trans, diag := blas.Right, blas.Upper, blas.NoTrans, blas.NonUnit
-	if j.params.Bool("left_side") {
-		side = blas.Left
+	left, lower := j.params.Bool("left_side"), j.params.Bool("lower")
+	trans, unit := j.params.Bool("transpose_a"), j.params.Bool("unit_diagonal")
+	n := a.rows
+	t := a.f
+	if left == trans { // the matrix to solve with is aᵀ
+		t = make([]float64, n*n)
+		transposeInto(a.f, n, n, t)
+		lower = !lower
 	}
-	if j.params.Bool("lower") {
-		uplo = blas.Lower
+	rhs, cols := x.f, x.cols
+	if !left {
+		rhs, cols = make([]float64, len(x.f)), x.rows
+		transposeInto(x.f, x.rows, x.cols, rhs)
 	}
-	if j.params.Bool("transpose_a") {
-		trans = blas.Trans
+	chunk := max(16, roundUp(ceilDiv(cols, 2*pool.size), 16))
+	pool.parallelFor(nil, ceilDiv(cols, chunk), max(1, (1<<18)/max(1, n*n*chunk)), func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			c0 := c * chunk
+			triangularSolveLeft(t, n, lower, unit, rhs[c0:], min(chunk, cols-c0), cols)
+		}
+	})
+	if !left {
+		transposeInto(rhs, n, x.rows, x.f)
 	}
-	if j.params.Bool("unit_diagonal") {
-		diag = blas.Unit
-	}
-	blasImpl.Dtrsm(side, uplo, trans, diag, x.rows, x.cols, 1, a.f, a.rows, x.f, x.cols)
 }

@@ -1,0 +1,204 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/jaxsh/jaxsh/trace"
+	"gonum.org/v1/gonum/blas"
+)
+
+// The blocked factorizations (linalg_blocked.go) at sizes around their
+// panel widths — smaller than a panel, exactly one, one more, several
+// with a ragged last one, rectangular and batched — against gonum's
+// unblocked-arrangement LAPACK and BLAS (Dpotrf, Dgetrf, Dtrsm) and by
+// reconstruction. The NumPy tables of linalg_test.go cover small
+// matrices only.
+
+// blockedSizes straddle every panel width in linalg_blocked.go.
+var blockedSizes = []int{1, 5, 47, 48, 49, 63, 64, 65, 97, 130, 200}
+
+func randomMatrix(rng *rand.Rand, rows, cols int) []float64 {
+	v := make([]float64, rows*cols)
+	for i := range v {
+		v[i] = rng.NormFloat64()
+	}
+	return v
+}
+
+// spdMatrix is g·gᵀ + n·I for a random g.
+func spdMatrix(rng *rand.Rand, n int) []float64 {
+	g := randomMatrix(rng, n, n)
+	a := matMul(mat{n, n, g}, mat{n, n, g}.t()).v
+	for i := range n {
+		a[i*n+i] += float64(n)
+	}
+	return a
+}
+
+func TestBlockedCholesky(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range blockedSizes {
+		const batch = 2
+		var all []float64
+		for range batch {
+			all = append(all, spdMatrix(rng, n)...)
+		}
+		l := apply(t, "cholesky", nil, bufferOf(t, trace.Float64, []int{batch, n, n}, anys(all)...))[0]
+		for b := range batch {
+			a := all[b*n*n : (b+1)*n*n]
+			got := floats(l, b, n, n)
+			want := slices.Clone(a)
+			if !lapackImpl.Dpotrf(blas.Lower, n, want, n) {
+				t.Fatalf("n=%d: gonum finds the test matrix indefinite", n)
+			}
+			for i := range n {
+				clear(want[i*n+i+1 : (i+1)*n])
+			}
+			scale := 16 * 0x1p-52 * float64(n) * maxAbs(a)
+			if d := maxDiff(matMul(got, got.t()).v, a); d > scale {
+				t.Errorf("n=%d batch %d: L·Lᵀ off A by %.3g (tolerance %.3g)", n, b, d, scale)
+			}
+			// A = g·gᵀ + n·I has condition ≤ ~5, so L is determined to
+			// a few ulps of max|L| ~ √max|a|.
+			if d := maxDiff(got.v, want); d > 16*0x1p-52*float64(n)*math.Sqrt(maxAbs(a)) {
+				t.Errorf("n=%d batch %d: L off gonum's by %.3g", n, b, d)
+			}
+		}
+	}
+}
+
+// TestBlockedCholeskyIndefinite: a negative pivot in a later panel still
+// gives NaNs.
+func TestBlockedCholeskyIndefinite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{65, 130} {
+		a := spdMatrix(rng, n)
+		a[(n-2)*n+n-2] = -1e6
+		l := apply(t, "cholesky", nil, bufferOf(t, trace.Float64, []int{n, n}, anys(a)...))[0]
+		for i := range n * n {
+			if v := l.Element(i).(float64); !math.IsNaN(v) {
+				t.Fatalf("n=%d: element %d = %v, want NaN", n, i, v)
+			}
+		}
+	}
+}
+
+func TestBlockedLU(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	shapes := [][2]int{{150, 70}, {70, 150}, {49, 130}, {130, 49}}
+	for _, n := range blockedSizes {
+		shapes = append(shapes, [2]int{n, n})
+	}
+	for _, s := range shapes {
+		m, n := s[0], s[1]
+		const batch = 2
+		all := randomMatrix(rng, batch*m, n)
+		if m == n && n > 2 {
+			// a singular one: column 1 a multiple of column 0
+			for i := range m {
+				all[i*n+1] = 2 * all[i*n]
+			}
+		}
+		out := apply(t, "lu", nil, bufferOf(t, trace.Float64, []int{batch, m, n}, anys(all)...))
+		k := min(m, n)
+		for b := range batch {
+			name := fmt.Sprintf("%dx%d batch %d", m, n, b)
+			a := all[b*m*n : (b+1)*m*n]
+			lu := floats(out[0], b, m, n)
+			want := slices.Clone(a)
+			ipiv := make([]int, k)
+			lapackImpl.Dgetrf(m, n, want, n, ipiv)
+			for i := range k {
+				if got := int(out[1].Element(b*k + i).(int64)); got != ipiv[i] {
+					t.Fatalf("%s: pivot %d = %d, gonum %d", name, i, got, ipiv[i])
+				}
+			}
+			scale := 64 * 0x1p-52 * float64(max(m, n)) * maxAbs(a)
+			if d := maxDiff(lu.v, want); d > scale*float64(k) {
+				t.Errorf("%s: L\\U off gonum's by %.3g", name, d)
+			}
+			l, u := mat{m, k, make([]float64, m*k)}, mat{k, n, make([]float64, k*n)}
+			for i := range m {
+				for j := range n {
+					switch {
+					case j < i && j < k:
+						l.v[i*k+j] = lu.at(i, j)
+					case i < k && j >= i:
+						u.v[i*n+j] = lu.at(i, j)
+					}
+				}
+				if i < k {
+					l.v[i*k+i] = 1
+				}
+			}
+			pa := make([]float64, 0, m*n)
+			for i := range m {
+				p := int(out[2].Element(b*m + i).(int64))
+				pa = append(pa, a[p*n:(p+1)*n]...)
+			}
+			if d := maxDiff(matMul(l, u).v, pa); d > scale {
+				t.Errorf("%s: L·U off P·A by %.3g (tolerance %.3g)", name, d, scale)
+			}
+			if mx := maxAbs(l.v); mx > 1 {
+				t.Errorf("%s: |L| reaches %g: not partial pivoting", name, mx)
+			}
+		}
+	}
+}
+
+func TestBlockedTriangularSolve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range blockedSizes {
+		for _, rhs := range []int{1, 3, 4, 17, 70} {
+			a := randomMatrix(rng, n, n)
+			for i := range n {
+				a[i*n+i] = 4 + math.Abs(a[i*n+i]) // well conditioned either way
+				for j := range n {
+					if i != j {
+						a[i*n+j] /= math.Sqrt(float64(n))
+					}
+				}
+			}
+			for _, left := range []bool{true, false} {
+				rows, cols := n, rhs
+				if !left {
+					rows, cols = rhs, n
+				}
+				b := randomMatrix(rng, rows, cols)
+				for _, lower := range []bool{true, false} {
+					for _, trans := range []bool{false, true} {
+						for _, unit := range []bool{false, true} {
+							params := trace.Params{"left_side": left, "lower": lower, "transpose_a": trans, "conjugate_a": false, "unit_diagonal": unit}
+							x := apply(t, "triangular_solve", params,
+								bufferOf(t, trace.Float64, []int{n, n}, anys(a)...),
+								bufferOf(t, trace.Float64, []int{rows, cols}, anys(b)...))[0]
+							side, uplo, tr, dg := blas.Right, blas.Upper, blas.NoTrans, blas.NonUnit
+							if left {
+								side = blas.Left
+							}
+							if lower {
+								uplo = blas.Lower
+							}
+							if trans {
+								tr = blas.Trans
+							}
+							if unit {
+								dg = blas.Unit
+							}
+							want := slices.Clone(b)
+							blasImpl.Dtrsm(side, uplo, tr, dg, rows, cols, 1, a, n, want, cols)
+							tol := 64 * 0x1p-52 * float64(n) * math.Max(1, maxAbs(want))
+							if d := maxDiff(floats(x, 0, rows, cols).v, want); d > tol {
+								t.Errorf("n=%d rhs=%d %v: off gonum's Dtrsm by %.3g (tolerance %.3g)", n, rhs, params, d, tol)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

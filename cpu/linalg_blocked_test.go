@@ -9,6 +9,7 @@ import (
 
 	"github.com/jaxsh/jaxsh/trace"
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack"
 )
 
 // The blocked factorizations (linalg_blocked.go) at sizes around their
@@ -198,6 +199,51 @@ func TestBlockedTriangularSolve(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestEighBlockedAccumulation: eigh at sizes around the reflector block of
+// accumulateReflectors (and batched), against gonum's Dsyev eigenvalues
+// and by A·V = V·diag(w), VᵀV = I.
+func TestEighBlockedAccumulation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{2, 31, 32, 33, 34, 65, 97, 130} {
+		const batch = 2
+		var all []float64
+		for range batch {
+			g := randomMatrix(rng, n, n)
+			for i := range n {
+				for j := range i {
+					g[j*n+i] = g[i*n+j]
+				}
+			}
+			all = append(all, g...)
+		}
+		out := apply(t, "eigh", trace.Params{"lower": true, "sort_eigenvalues": true, "subset_by_index": nil},
+			bufferOf(t, trace.Float64, []int{batch, n, n}, anys(all)...))
+		for b := range batch {
+			a := all[b*n*n : (b+1)*n*n]
+			v, w := floats(out[0], b, n, n), floats(out[1], b, 1, n)
+			want := make([]float64, n)
+			work := workspace(func(wk []float64) { lapackImpl.Dsyev(lapack.EVNone, blas.Lower, n, nil, n, nil, wk, -1) })
+			lapackImpl.Dsyev(lapack.EVNone, blas.Lower, n, slices.Clone(a), n, want, work, len(work))
+			scale := 16 * 0x1p-52 * float64(n) * maxAbs(a) * math.Sqrt(float64(n))
+			if d := maxDiff(w.v, want); d > scale {
+				t.Errorf("n=%d batch %d: eigenvalues off gonum's by %.3g (tolerance %.3g)", n, b, d, scale)
+			}
+			vw := mat{n, n, make([]float64, n*n)}
+			for i := range n {
+				for j := range n {
+					vw.v[i*n+j] = v.at(i, j) * w.v[j]
+				}
+			}
+			if d := maxDiff(matMul(mat{n, n, a}, v).v, vw.v); d > scale {
+				t.Errorf("n=%d batch %d: A·V off V·diag(w) by %.3g (tolerance %.3g)", n, b, d, scale)
+			}
+			if d := maxDiff(matMul(v.t(), v).v, identity(n)); d > 16*0x1p-52*float64(n) {
+				t.Errorf("n=%d batch %d: VᵀV off I by %.3g", n, b, d)
 			}
 		}
 	}

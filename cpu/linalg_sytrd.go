@@ -68,36 +68,70 @@ func tridiagonalize(a []float64, n int, d, e, q []float64) {
 		})
 	}
 	d[n-1] = a[n*n-1]
-	// Q = H₀·H₁·…, accumulated backwards on the identity: reflector k
-	// changes only rows and columns k+1.. of the product so far.
+	accumulateReflectors(vs, taus, n, q)
+}
+
+// reflectorBlock is how many reflectors accumulateReflectors applies with
+// one pair of matrix products.
+const reflectorBlock = 32
+
+// accumulateReflectors sets q (n×n) to Q = H₀·H₁·…·H_{n-2}, reflector k
+// (H = I - τ·v·vᵀ) stored in row k of vs from column k+1 with v[0] = 1,
+// backwards on the identity as LAPACK's dorgtr/dorg2l do — but a block of
+// reflectors at a time in the compact WY form H_k0·…·H_k1-1 = I - V·T·Vᵀ
+// (T upper triangular, LAPACK's dlarft), applied as two matrix products
+// through the float64 kernel: Q' -= V·(T·(Vᵀ·Q')). Block k0 changes
+// only rows and columns k0+1.. of the product so far.
+func accumulateReflectors(vs, taus []float64, n int, q []float64) {
 	clear(q)
 	for i := range n {
 		q[i*n+i] = 1
 	}
-	w := make([]float64, n)
-	for k := n - 2; k >= 0; k-- {
-		tau := taus[k]
-		if tau == 0 {
-			continue
+	if n < 2 {
+		return
+	}
+	t := make([]float64, reflectorBlock*reflectorBlock)
+	z := make([]float64, reflectorBlock)
+	w := make([]float64, reflectorBlock*n)
+	for k0 := (n - 2) / reflectorBlock * reflectorBlock; k0 >= 0; k0 -= reflectorBlock {
+		k1 := min(k0+reflectorBlock, n-1)
+		b, m := k1-k0, n-k0-1
+		v := func(i int) []float64 { return vs[(k0+i)*n+k0+1 : (k0+i+1)*n] } // zero before index i
+		// T: column i is τ_i·e_i below -τ_i·T[:i,:i]·(V[:, :i]ᵀ·v_i).
+		for i := range b {
+			tau := taus[k0+i]
+			vi := v(i)[i:]
+			for j := range i {
+				z[j] = -tau * dotRow(v(j)[i:], vi)
+			}
+			for r := range i {
+				s := 0.0
+				for c := r; c < i; c++ {
+					s += t[r*reflectorBlock+c] * z[c]
+				}
+				t[r*reflectorBlock+i] = s
+			}
+			t[i*reflectorBlock+i] = tau
 		}
-		m := n - k - 1
-		v := vs[k*n+k+1 : (k+1)*n]
-		base := (k+1)*n + k + 1
-		wk := w[:m]
-		// wᵀ = vᵀ·Q', by columns shared out, then Q' -= τ·v·wᵀ by rows.
-		pool.parallelFor(nil, m, rowGrain(m), func(lo, hi int) {
-			clear(wk[lo:hi])
-			for i := range m {
-				if v[i] != 0 {
-					axpyRow(wk[lo:hi], q[base+i*n+lo:base+i*n+hi], v[i])
+		// W = -Vᵀ·Q', then T·(Vᵀ·Q') = -T·W in place from the top row
+		// down (row r reads rows r.. only), then Q' -= V·(T·Vᵀ·Q').
+		wb := w[:b*m]
+		clear(wb)
+		qs := q[(k0+1)*n+k0+1:]
+		productUpdate{m: b, n: m, k: m, a: vs[k0*n+k0+1:], lda: n, b: qs, ldb: n, c: wb, ldc: m}.run(true)
+		for r := range b {
+			row := wb[r*m : (r+1)*m]
+			d := -t[r*reflectorBlock+r]
+			for c := range row {
+				row[c] *= d
+			}
+			for c := r + 1; c < b; c++ {
+				if tc := t[r*reflectorBlock+c]; tc != 0 {
+					axpyRow(row, wb[c*m:(c+1)*m], -tc)
 				}
 			}
-		})
-		pool.parallelFor(nil, m, rowGrain(m), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				axpyRow(q[base+i*n:base+i*n+m], wk, -tau*v[i])
-			}
-		})
+		}
+		productUpdate{m: m, n: m, k: b, a: vs[k0*n+k0+1:], lda: n, aTransposed: true, b: wb, ldb: m, c: qs, ldc: n}.run(true)
 	}
 }
 

@@ -11,7 +11,8 @@ import "sync"
 // the kernel's fused c + (-a)·b rounds exactly like c - a·b.
 
 // productUpdate describes C (m×n, ldc) -= A (m×k, lda) · B: B is k×n
-// (ldb), or n×k when bTransposed (then the product is A·Bᵀ). With
+// (ldb), or n×k when bTransposed (then the product is A·Bᵀ); A is stored
+// k×m when aTransposed (the product is Aᵀ·B). With
 // lowerOnly (m = n, C square on the diagonal), row i needs only columns
 // ≤ i: tiles wholly above the diagonal are skipped; the rest of a tile
 // that straddles it is updated too, which the callers allow.
@@ -19,6 +20,7 @@ type productUpdate struct {
 	m, n, k     int
 	a           []float64
 	lda         int
+	aTransposed bool
 	b           []float64
 	ldb         int
 	bTransposed bool
@@ -121,6 +123,12 @@ func (u productUpdate) rowBlock(kern gemmKernel[float64], pk *updatePack, bPack 
 			if s+r >= rows {
 				for p := range kc {
 					sliver[p*mr+r] = 0
+				}
+				continue
+			}
+			if u.aTransposed {
+				for p := range kc {
+					sliver[p*mr+r] = -u.a[(p0+p)*u.lda+ib+s+r]
 				}
 				continue
 			}

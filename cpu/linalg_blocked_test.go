@@ -248,3 +248,50 @@ func TestEighBlockedAccumulation(t *testing.T) {
 		}
 	}
 }
+
+// TestSvdBlockedAccumulation: svd at shapes around the reflector block of
+// accumulateReflectors, square, tall and wide, full and reduced, against
+// gonum's Dgesvd singular values and by U·diag(s)·Vh = A with orthonormal
+// U and Vh.
+func TestSvdBlockedAccumulation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, s := range [][2]int{{2, 2}, {32, 32}, {33, 33}, {65, 65}, {130, 70}, {70, 130}, {97, 33}} {
+		m, n := s[0], s[1]
+		a := randomMatrix(rng, m, n)
+		k := min(m, n)
+		want := make([]float64, k)
+		work := workspace(func(w []float64) {
+			lapackImpl.Dgesvd(lapack.SVDNone, lapack.SVDNone, m, n, slices.Clone(a), n, want, nil, 1, nil, 1, w, -1)
+		})
+		lapackImpl.Dgesvd(lapack.SVDNone, lapack.SVDNone, m, n, slices.Clone(a), n, want, nil, 1, nil, 1, work, len(work))
+		scale := 16 * 0x1p-52 * float64(max(m, n)) * maxAbs(a) * math.Sqrt(float64(k))
+		for _, full := range []bool{false, true} {
+			out := apply(t, "svd", trace.Params{"full_matrices": full, "compute_uv": true, "subset_by_index": nil},
+				bufferOf(t, trace.Float64, []int{m, n}, anys(a)...))
+			ku, kv := k, k
+			if full {
+				ku, kv = m, n
+			}
+			sv, u, vt := floats(out[0], 0, 1, k), floats(out[1], 0, m, ku), floats(out[2], 0, kv, n)
+			name := fmt.Sprintf("%dx%d full=%v", m, n, full)
+			if d := maxDiff(sv.v, want); d > scale {
+				t.Errorf("%s: singular values off gonum's by %.3g (tolerance %.3g)", name, d, scale)
+			}
+			us := mat{m, k, make([]float64, m*k)}
+			for i := range m {
+				for j := range k {
+					us.v[i*k+j] = u.at(i, j) * sv.v[j]
+				}
+			}
+			if d := maxDiff(matMul(us, mat{k, n, vt.v[:k*n]}).v, a); d > scale {
+				t.Errorf("%s: U·diag(s)·Vh off A by %.3g (tolerance %.3g)", name, d, scale)
+			}
+			if d := maxDiff(matMul(u.t(), u).v, identity(ku)); d > 16*0x1p-52*float64(max(m, n)) {
+				t.Errorf("%s: UᵀU off I by %.3g", name, d)
+			}
+			if d := maxDiff(matMul(vt, vt.t()).v, identity(kv)); d > 16*0x1p-52*float64(max(m, n)) {
+				t.Errorf("%s: Vh·Vhᵀ off I by %.3g", name, d)
+			}
+		}
+	}
+}

@@ -255,20 +255,28 @@ func svdTallReal(a []float64, m, n int, s []float64, u, vt *matrix) bool {
 	if u == nil {
 		return lapackImpl.Dbdsqr(blas.Upper, n, 0, 0, 0, d, e, nil, 1, nil, 1, nil, 1, bdWork)
 	}
-	copy(vt.f, f[:n*n])
-	work = workspace(func(w []float64) { lapackImpl.Dorgbr(lapack.GeneratePT, n, n, n, vt.f, n, tauP, w, -1) })
-	lapackImpl.Dorgbr(lapack.GeneratePT, n, n, n, vt.f, n, tauP, work, len(work))
-	ku := u.cols
-	q := u.f
-	for r := range m {
-		copy(q[r*ku:r*ku+n], f[r*n:(r+1)*n])
+	// Q = H₀·…·H_{n-1} from the reflectors in f's columns (H_i's below
+	// row i), P = G₀·…·G_{n-2} from those in its rows (G_i's right of
+	// column i+1), each copied out as rows with their leading 1 and
+	// accumulated in blocks (accumulateReflectors) in place of Dorgbr.
+	vq := make([]float64, n*m)
+	for i := range n {
+		vq[i*m+i] = 1
+		for r := i + 1; r < m; r++ {
+			vq[i*m+r] = f[r*n+i]
+		}
 	}
-	work = workspace(func(w []float64) { lapackImpl.Dorgbr(lapack.GenerateQ, m, ku, n, q, ku, tauQ, w, -1) })
-	lapackImpl.Dorgbr(lapack.GenerateQ, m, ku, n, q, ku, tauQ, work, len(work))
-	// V = P = vtᵀ; the bidiagonal SVD turns q's first n columns into
-	// Q·U_B and V into P·V_B.
+	accumulateReflectors(reflectorRows{v: vq, ld: m, tau: tauQ}, u.f, m, u.cols, u.cols)
 	pv := make([]float64, n*n)
-	transposeInto(vt.f, n, n, pv)
+	vp := make([]float64, n*n)
+	for i := 0; i+1 < n; i++ {
+		vp[i*n+i+1] = 1
+		copy(vp[i*n+i+2:(i+1)*n], f[i*n+i+2:(i+1)*n])
+	}
+	accumulateReflectors(reflectorRows{v: vp, ld: n, tau: tauP[:n-1], shift: 1}, pv, n, n, n)
+	// The bidiagonal SVD turns Q's first n columns into Q·U_B and P into
+	// P·V_B (V = P·V_B, returned transposed).
+	q, ku := u.f, u.cols
 	if !bidiagSVD(d, e[:n-1], q, m, ku, pv) {
 		return false
 	}

@@ -68,38 +68,54 @@ func tridiagonalize(a []float64, n int, d, e, q []float64) {
 		})
 	}
 	d[n-1] = a[n*n-1]
-	accumulateReflectors(vs, taus, n, q)
+	accumulateReflectors(reflectorRows{v: vs, ld: n, tau: taus[:n-1], shift: 1}, q, n, n, n)
 }
 
 // reflectorBlock is how many reflectors accumulateReflectors applies with
 // one pair of matrix products.
 const reflectorBlock = 32
 
-// accumulateReflectors sets q (n×n) to Q = H₀·H₁·…·H_{n-2}, reflector k
-// (H = I - τ·v·vᵀ) stored in row k of vs from column k+1 with v[0] = 1,
-// backwards on the identity as LAPACK's dorgtr/dorg2l do — but a block of
-// reflectors at a time in the compact WY form H_k0·…·H_k1-1 = I - V·T·Vᵀ
-// (T upper triangular, LAPACK's dlarft), applied as two matrix products
-// through the float64 kernel: Q' -= V·(T·(Vᵀ·Q')). Block k0 changes
-// only rows and columns k0+1.. of the product so far.
-func accumulateReflectors(vs, taus []float64, n int, q []float64) {
-	clear(q)
-	for i := range n {
-		q[i*n+i] = 1
+// reflectorRows are Householder reflectors H_k = I - τ_k·v_k·v_kᵀ, one per
+// row: v_k is row k of v (stride ld), zero before index k+shift, 1 there.
+type reflectorRows struct {
+	v     []float64
+	ld    int
+	tau   []float64
+	shift int
+}
+
+// accumulateReflectors sets q (rows×cols, stride ldq) to the first cols
+// columns of H₀·H₁·…, backwards on the identity as LAPACK's dorgtr and
+// dorgqr do — but a block of reflectors at a time in the compact WY form
+// H_k0·…·H_k1-1 = I - V·T·Vᵀ (T upper triangular, LAPACK's dlarft),
+// applied as two matrix products through the float64 kernel:
+// Q' -= V·(T·(Vᵀ·Q')). Block k0 changes only rows and columns k0+shift..
+// of the product so far.
+func accumulateReflectors(h reflectorRows, q []float64, rows, cols, ldq int) {
+	for i := range rows {
+		clear(q[i*ldq : i*ldq+cols])
+		if i < cols {
+			q[i*ldq+i] = 1
+		}
 	}
-	if n < 2 {
+	count := len(h.tau)
+	if count == 0 {
 		return
 	}
 	t := make([]float64, reflectorBlock*reflectorBlock)
 	z := make([]float64, reflectorBlock)
-	w := make([]float64, reflectorBlock*n)
-	for k0 := (n - 2) / reflectorBlock * reflectorBlock; k0 >= 0; k0 -= reflectorBlock {
-		k1 := min(k0+reflectorBlock, n-1)
-		b, m := k1-k0, n-k0-1
-		v := func(i int) []float64 { return vs[(k0+i)*n+k0+1 : (k0+i+1)*n] } // zero before index i
-		// T: column i is τ_i·e_i below -τ_i·T[:i,:i]·(V[:, :i]ᵀ·v_i).
+	w := make([]float64, reflectorBlock*cols)
+	for k0 := (count - 1) / reflectorBlock * reflectorBlock; k0 >= 0; k0 -= reflectorBlock {
+		k1 := min(k0+reflectorBlock, count)
+		first := k0 + h.shift // the block's first row and column
+		b, m, n := k1-k0, rows-first, cols-first
+		if m <= 0 || n <= 0 {
+			continue
+		}
+		v := func(i int) []float64 { return h.v[(k0+i)*h.ld+first : (k0+i)*h.ld+rows] } // zero before index i
+		// T: column i is τ_i·e_i above -τ_i·T[:i,:i]·(V[:, :i]ᵀ·v_i).
 		for i := range b {
-			tau := taus[k0+i]
+			tau := h.tau[k0+i]
 			vi := v(i)[i:]
 			for j := range i {
 				z[j] = -tau * dotRow(v(j)[i:], vi)
@@ -115,23 +131,24 @@ func accumulateReflectors(vs, taus []float64, n int, q []float64) {
 		}
 		// W = -Vᵀ·Q', then T·(Vᵀ·Q') = -T·W in place from the top row
 		// down (row r reads rows r.. only), then Q' -= V·(T·Vᵀ·Q').
-		wb := w[:b*m]
+		wb := w[:b*n]
 		clear(wb)
-		qs := q[(k0+1)*n+k0+1:]
-		productUpdate{m: b, n: m, k: m, a: vs[k0*n+k0+1:], lda: n, b: qs, ldb: n, c: wb, ldc: m}.run(true)
+		qs := q[first*ldq+first:]
+		vs := h.v[k0*h.ld+first:]
+		productUpdate{m: b, n: n, k: m, a: vs, lda: h.ld, b: qs, ldb: ldq, c: wb, ldc: n}.run(true)
 		for r := range b {
-			row := wb[r*m : (r+1)*m]
+			row := wb[r*n : (r+1)*n]
 			d := -t[r*reflectorBlock+r]
 			for c := range row {
 				row[c] *= d
 			}
 			for c := r + 1; c < b; c++ {
 				if tc := t[r*reflectorBlock+c]; tc != 0 {
-					axpyRow(row, wb[c*m:(c+1)*m], -tc)
+					axpyRow(row, wb[c*n:(c+1)*n], -tc)
 				}
 			}
 		}
-		productUpdate{m: m, n: m, k: b, a: vs[k0*n+k0+1:], lda: n, aTransposed: true, b: wb, ldb: m, c: qs, ldc: n}.run(true)
+		productUpdate{m: m, n: n, k: b, a: vs, lda: h.ld, aTransposed: true, b: wb, ldb: n, c: qs, ldc: ldq}.run(true)
 	}
 }
 

@@ -195,9 +195,9 @@ func FuzzNativeKernels(f *testing.F) {
 				if dt != trace.Float32 {
 					continue
 				}
-				fns := append(nativeMathNames(), "atan2")
+				fns := append(nativeMathNames(), "atan2", "pow")
 				scaled := jb.bind("mul", nil, x, jb.lit(math.Ldexp(1, int(p[2]%40)-8), dt))
-				if fn := fns[int(p[1]+p[2])%len(fns)]; fn == "atan2" {
+				if fn := fns[int(p[1]+p[2])%len(fns)]; fn == "atan2" || fn == "pow" {
 					v = jb.bind(fn, nil, scaled, y)
 				} else {
 					v = jb.bind(fn, nil, scaled)

@@ -123,31 +123,62 @@ func TestNativeTranscendentalsMillion(t *testing.T) {
 	}
 }
 
-// atan2 against the block machine: random pairs over every binade, and
-// every pair of special values (zeros, infinities, NaNs, subnormals), in
-// both operand orders.
-func TestNativeAtan2(t *testing.T) {
+// atan2 and pow against the block machine: every pair of special values
+// (zeros, infinities, NaNs, subnormals, range limits), random pairs over
+// every binade, and moderate pairs where pow neither overflows nor
+// underflows (negative bases with integer, odd and even, and other
+// exponents), in both operand orders.
+func TestNativeBinaryMath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	special := specialFloat32s()
-	n := len(special)*len(special) + 1<<20
-	ys := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
-	xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
-	yv, xv := view[float32](ys), view[float32](xs)
+	newPair := func(n int) (*Buffer, *Buffer, []float32, []float32) {
+		as := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
+		bs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float32})
+		return as, bs, view[float32](as), view[float32](bs)
+	}
+	// Special pairs: pow flags these chunks, which the block machine
+	// computes again.
+	sa, sb, sav, sbv := newPair(len(special) * len(special))
 	for i, a := range special {
 		for j, b := range special {
-			yv[i*len(special)+j], xv[i*len(special)+j] = a, b
+			sav[i*len(special)+j], sbv[i*len(special)+j] = a, b
 		}
 	}
-	for i := len(special) * len(special); i < n; i++ {
-		yv[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(277)-149) * float64(1-2*rng.IntN(2)))
-		xv[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(277)-149) * float64(1-2*rng.IntN(2)))
+	// Finite nonzero pairs: every lane is the vector code's.
+	const many = 1 << 20
+	ra, rb, rav, rbv := newPair(many)
+	sign := func() float64 { return float64(1 - 2*rng.IntN(2)) }
+	for i := range many {
+		switch i % 5 {
+		case 4: // pow near float32's range limits and its clamp: |y·log x| in [80, 210]
+			rav[i] = float32((1.5 + 2*rng.Float64()) * sign())
+			rbv[i] = float32((80 + 130*rng.Float64()) / math.Log(math.Abs(float64(rav[i]))) * sign())
+		case 0, 1:
+			rav[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(276)-149) * sign())
+			rbv[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(276)-149) * sign())
+		case 2:
+			rav[i] = float32((0.5 + 1.5*rng.Float64()) * sign())
+			rbv[i] = float32(rng.IntN(200) - 100)
+		case 3:
+			rav[i] = float32((0.25 + 4*rng.Float64()) * sign())
+			rbv[i] = float32(rng.NormFloat64() * 30)
+		}
 	}
-	jb := newJaxprBuilder(t)
-	y, x := jb.input(trace.Float32, n), jb.input(trace.Float32, n)
-	runBothWays(t, "atan2", jb.build(jb.bind("atan2", nil, y, x)), trace.Shape{n}, true, ys, xs)
-	// y dies at the call, x lives on: the result may take y's register.
-	jb = newJaxprBuilder(t)
-	y, x = jb.input(trace.Float32, n), jb.input(trace.Float32, n)
-	j := jb.build(jb.bind("add", nil, jb.bind("atan2", nil, y, x), x))
-	runBothWays(t, "atan2 + x", j, trace.Shape{n}, true, ys, xs)
+	for _, fn := range []string{"atan2", "pow"} {
+		for _, in := range [][2]*Buffer{{sa, sb}, {ra, rb}} {
+			n := in[0].Len()
+			jb := newJaxprBuilder(t)
+			a, b := jb.input(trace.Float32, n), jb.input(trace.Float32, n)
+			runBothWays(t, fmt.Sprintf("%s[%d]", fn, n), jb.build(jb.bind(fn, nil, a, b)), trace.Shape{n}, true, in[0], in[1])
+			jb = newJaxprBuilder(t)
+			a, b = jb.input(trace.Float32, n), jb.input(trace.Float32, n)
+			runBothWays(t, fmt.Sprintf("%s swapped [%d]", fn, n), jb.build(jb.bind(fn, nil, b, a)), trace.Shape{n}, true, in[0], in[1])
+			// The first operand dies at the call, the second lives on: the
+			// result may take the first's register.
+			jb = newJaxprBuilder(t)
+			a, b = jb.input(trace.Float32, n), jb.input(trace.Float32, n)
+			j := jb.build(jb.bind("add", nil, jb.bind(fn, nil, a, b), b))
+			runBothWays(t, fmt.Sprintf("%s + b [%d]", fn, n), j, trace.Shape{n}, true, in[0], in[1])
+		}
+	}
 }

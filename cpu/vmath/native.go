@@ -63,11 +63,14 @@ type LogConstants struct {
 	TableBits  uint
 	InvC, LogC [logTableSize]float64
 	Poly       [2]float64
+	// PrecisePoly is Pow's polynomial: r + (r·r)·((P[0] + r·P[1]) +
+	// (r·r)·P[2]) in place of the above.
+	PrecisePoly [3]float64
 }
 
 // LogVectorConstants returns the log family's constants.
 func LogVectorConstants() LogConstants {
-	k := LogConstants{Offset: logOffset, TableBits: logTableBits, Poly: logPoly}
+	k := LogConstants{Offset: logOffset, TableBits: logTableBits, Poly: logPoly, PrecisePoly: logPrecisePoly}
 	for i, c := range logTable {
 		k.InvC[i], k.LogC[i] = c.invC, c.logC
 	}

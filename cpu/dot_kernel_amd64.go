@@ -55,6 +55,40 @@ func axpyAsm[T any](out, x []T, w T) int {
 	return 0
 }
 
+//go:noescape
+func outerRowsF32AVX(out, y, a *float32, aStride, rows, n int)
+
+//go:noescape
+func outerRowsF64AVX(out, y, a *float64, aStride, rows, n int)
+
+// outerRowsAsm writes out[r*n+j] = T(y[j]*a[r*aStride]) + 0 for r < rows
+// and the columns j of a prefix of each row, in assembly, and returns the
+// prefix's length (0 for other types or without AVX). n is len(y).
+func outerRowsAsm[T any](out, y, a []T, aStride, rows int) int {
+	n := len(y)
+	if !reduceHasAVX || rows == 0 {
+		return 0
+	}
+	// Bounds the assembly cannot check.
+	_ = out[rows*n-1]
+	_ = a[(rows-1)*aStride]
+	switch o := any(out).(type) {
+	case []float32:
+		done := n &^ 7
+		if done > 0 {
+			outerRowsF32AVX(&o[0], &any(y).([]float32)[0], &any(a).([]float32)[0], aStride, rows, n)
+		}
+		return done
+	case []float64:
+		done := n &^ 3
+		if done > 0 {
+			outerRowsF64AVX(&o[0], &any(y).([]float64)[0], &any(a).([]float64)[0], aStride, rows, n)
+		}
+		return done
+	}
+	return 0
+}
+
 func dotCPUID(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 
 func dotXGETBV() (eax, edx uint32)

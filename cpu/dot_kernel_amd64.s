@@ -712,3 +712,88 @@ axpy64loop:
 axpy64done:
 	VZEROUPPER
 	RET
+
+// func outerRowsF32AVX(out, y, a *float32, aStride, rows, n int)
+// out[r*n+j] = round(y[j]*a[r*aStride]) + 0 for r < rows and j < n&^7:
+// rows of a batch of outer products written once each, the
+// +0 of the dot's empty sum added as dot.go's kernels add it (a product of
+// -0 becomes +0).
+TEXT ·outerRowsF32AVX(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ y+8(FP), SI
+	MOVQ a+16(FP), DX
+	MOVQ aStride+24(FP), R8
+	SHLQ $2, R8
+	MOVQ rows+32(FP), R9
+	MOVQ n+40(FP), R10
+	MOVQ R10, R12
+	SHLQ $2, R12
+	SHRQ $3, R10
+	JZ   outer32done
+	TESTQ R9, R9
+	JZ   outer32done
+	VXORPS Y14, Y14, Y14
+
+outer32row:
+	VBROADCASTSS 0(DX), Y15
+	MOVQ SI, R11
+	MOVQ DI, R13
+	MOVQ R10, CX
+
+outer32col:
+	VMULPS 0(R11), Y15, Y0
+	VADDPS Y14, Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, R11
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  outer32col
+	LEAQ (R13)(R12*1), DI
+	ADDQ R8, DX
+	DECQ R9
+	JNZ  outer32row
+
+outer32done:
+	VZEROUPPER
+	RET
+
+// func outerRowsF64AVX(out, y, a *float64, aStride, rows, n int)
+// The same for float64, j < n&^3.
+TEXT ·outerRowsF64AVX(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ y+8(FP), SI
+	MOVQ a+16(FP), DX
+	MOVQ aStride+24(FP), R8
+	SHLQ $3, R8
+	MOVQ rows+32(FP), R9
+	MOVQ n+40(FP), R10
+	MOVQ R10, R12
+	SHLQ $3, R12
+	SHRQ $2, R10
+	JZ   outer64done
+	TESTQ R9, R9
+	JZ   outer64done
+	VXORPD Y14, Y14, Y14
+
+outer64row:
+	VBROADCASTSD 0(DX), Y15
+	MOVQ SI, R11
+	MOVQ DI, R13
+	MOVQ R10, CX
+
+outer64col:
+	VMULPD 0(R11), Y15, Y0
+	VADDPD Y14, Y0, Y0
+	VMOVUPD Y0, 0(DI)
+	ADDQ $32, R11
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  outer64col
+	LEAQ (R13)(R12*1), DI
+	ADDQ R8, DX
+	DECQ R9
+	JNZ  outer64row
+
+outer64done:
+	VZEROUPPER
+	RET

@@ -9,3 +9,5 @@ var (
 )
 
 func axpyAsm[T any](out, x []T, w T) int { return 0 }
+
+func outerRowsAsm[T any](out, y, a []T, aStride, rows int) int { return 0 }

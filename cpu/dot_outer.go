@@ -4,17 +4,18 @@ package cpu
 // nothing, or one element): c(b, i, j) = A(b, i) · B(b, j), a batch of
 // outer products, which is what vmap(grad) makes of a dense layer's weight
 // gradient. Each output row is one row of B scaled by one element of A,
-// added to +0 as the contract above asks, by the axpy kernel while the row
-// is in cache: the result is written once, at memory speed. The matmul
-// would pack panels for an inner dimension of 1, and a fused broadcast
-// multiplication computes an index per element.
+// added to +0 as the contract above asks: the result is written once, at
+// memory speed, without clearing it first, by an assembly loop over the
+// rows of one batch element when A's elements for them lie at one stride.
+// The matmul would pack panels for an inner dimension of 1, and a fused
+// broadcast multiplication computes an index per element.
 func dotOuter[T dotElem](stop stopSignal, g dotGeometry, a, b, c []T) {
 	lk, rk, n := g.lk.at(0), g.rk.at(0), g.n
 	pool.parallelFor(stop, g.batch*g.m, max(1, grainElements/n), func(lo, hi int) {
 		var gathered []T // B(b, :) when its elements are not contiguous
-		for r := lo; r < hi; r++ {
-			bi, i := r/g.m, r%g.m
-			s := a[g.lb.at(bi)+g.lm.at(i)+lk]
+		for r := lo; r < hi; {
+			bi, i0 := r/g.m, r%g.m
+			rows := min(g.m-i0, hi-r) // of batch element bi, in this chunk
 			base := g.rb.at(bi) + rk
 			var y []T
 			if g.rn.contiguous() {
@@ -28,12 +29,32 @@ func dotOuter[T dotElem](stop stopSignal, g dotGeometry, a, b, c []T) {
 				}
 				y = gathered
 			}
-			out := c[r*n:][:n]
-			clear(out)
-			done := axpyAsm(out, y, s)
-			for j, v := range y[done:] {
-				out[done+j] += T(s * v)
+			out := c[r*n:][:rows*n]
+			aBase := g.lb.at(bi) + lk
+			if g.lm.table == nil {
+				start := aBase + g.lm.at(i0)
+				done := outerRowsAsm(out, y, a[start:], g.lm.stride, rows)
+				for i := range rows {
+					outerRowTail(out[i*n:][:n], y, a[start+i*g.lm.stride], done)
+				}
+			} else {
+				for i := range rows {
+					s := a[aBase+g.lm.at(i0+i)]
+					row := out[i*n:][:n]
+					one := [1]T{s}
+					done := outerRowsAsm(row, y, one[:], 0, 1)
+					outerRowTail(row, y, s, done)
+				}
 			}
+			r += rows
 		}
 	})
+}
+
+// outerRowTail writes row[j] = T(s*y[j]) + 0 for j from done on.
+func outerRowTail[T dotElem](row, y []T, s T, done int) {
+	var zero T
+	for j := done; j < len(row); j++ {
+		row[j] = T(s*y[j]) + zero
+	}
 }

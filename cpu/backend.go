@@ -137,7 +137,7 @@ func (b *backend) FromHost(d jit.Device, aval trace.AVal, data []byte) (jit.Buff
 		return nil, err
 	}
 	jit.Machine.Release(int64(len(data)))
-	buf := newResultBuffer(dev, aval) // one allocation for a small array
+	buf, _, _ := newResultBuffer(dev, aval) // one allocation for a small array
 	copy(buf.data, data)
 	return buf, nil
 }

@@ -115,6 +115,9 @@ type execScratch struct {
 	// written: Go zeroed them, so a kernel that needs zeros need not
 	// clear them again.
 	outZero []bool
+	// outRecyclable marks result buffers this run made whose storage may
+	// be recycled (recycle.go).
+	outRecyclable []bool
 }
 
 // execAllocHook, when set (by tests, before any Execute runs), is called
@@ -327,6 +330,8 @@ func (x *executable) getScratch() *execScratch {
 		views:   make([]Buffer, x.nslots),
 		outs:    make([]*Buffer, x.nOutBufs),
 		outZero: make([]bool, x.nOutBufs),
+
+		outRecyclable: make([]bool, x.nOutBufs),
 	}
 }
 
@@ -336,6 +341,7 @@ func (x *executable) putScratch(s *execScratch) {
 	clear(s.views)
 	clear(s.outs)
 	clear(s.outZero)
+	clear(s.outRecyclable)
 	x.scratch.Put(s)
 }
 
@@ -386,7 +392,7 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 		charged.release(charged.bytes)
 		return nil, err
 	}
-	charged.hold(out, bufs)
+	charged.hold(out, bufs, sc)
 	allocated += n
 	if execAllocHook != nil {
 		execAllocHook(x, allocated)
@@ -417,8 +423,7 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 			if into != nil && into[i] != nil {
 				sc.outs[i] = into[i]
 			} else {
-				sc.outs[i] = newResultBuffer(x.dev, x.outAvals[i])
-				sc.outZero[i] = true
+				sc.outs[i], sc.outZero[i], sc.outRecyclable[i] = newResultBuffer(x.dev, x.outAvals[i])
 				allocated += len(sc.outs[i].data)
 			}
 		}

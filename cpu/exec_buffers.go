@@ -16,14 +16,32 @@ type smallResult struct {
 
 const smallResultBytes = 32
 
-// newResultBuffer is newBuffer for an Execute's results: zeroed, 8-byte
-// aligned, and made in one allocation when it is small.
-func newResultBuffer(dev *Device, aval trace.AVal) *Buffer {
+// newResultBuffer is newBuffer for an Execute's results: 8-byte aligned,
+// made in one allocation when it is small, and recycled storage when it is
+// large (see recycle.go). zeroed reports whether its elements are zero,
+// recyclable whether its storage may be handed to recycleWhenUnreachable.
+func newResultBuffer(dev *Device, aval trace.AVal) (buf *Buffer, zeroed, recyclable bool) {
 	n := aval.Size() * aval.DType.Size()
+	if n >= recycledMinBytes {
+		words, zeroed := newRecyclableStorage((n + 7) / 8)
+		data := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), n)
+		return &Buffer{aval: aval, dev: dev, data: data}, zeroed, true
+	}
 	if n == 0 || n > smallResultBytes {
-		return newBuffer(dev, aval)
+		return newBuffer(dev, aval), true, false
 	}
 	s := &smallResult{}
 	s.buf = Buffer{aval: aval, dev: dev, data: unsafe.Slice((*byte)(unsafe.Pointer(&s.words[0])), n)}
-	return &s.buf
+	return &s.buf, true, false
+}
+
+// recyclable reports whether p starts the storage of a result buffer this
+// run made recyclable.
+func (sc *execScratch) recyclable(p *byte) bool {
+	for i, b := range sc.outs {
+		if b != nil && sc.outRecyclable[i] && unsafe.SliceData(b.data) == p {
+			return true
+		}
+	}
+	return false
 }

@@ -78,7 +78,10 @@ func (c charge) release(n int64) {
 
 // hold keeps charged the large results of an Execute (those not living in
 // an argument's memory) until they are freed, and releases the rest.
-func (c charge) hold(res []*Buffer, args []*Buffer) {
+//
+// Results whose storage this run made recyclable (sc) come back to the
+// pool of recycle.go when unreachable, their charge released then.
+func (c charge) hold(res []*Buffer, args []*Buffer, sc *execScratch) {
 	var held int64
 	for i, b := range res {
 		p := unsafe.SliceData(b.data)
@@ -87,6 +90,10 @@ func (c charge) hold(res []*Buffer, args []*Buffer) {
 			continue
 		}
 		held += n
+		if sc.recyclable(p) {
+			recycleWhenUnreachable(b.data, func() { c.release(n) })
+			continue
+		}
 		runtime.AddCleanup(p, c.release, n)
 	}
 	c.release(c.bytes - held)

@@ -38,13 +38,35 @@ func foriScalar(t testing.TB, steps int, update func(ib *jaxprBuilder, i, c *tra
 	return jb.build(outs[1])
 }
 
+// fori_loop with traced bounds, as JAX lowers it: a while loop carrying
+// (i, upper, c) whose predicate is i < upper.
+func BenchmarkWhileLoopScalar(b *testing.B) {
+	benchmarkLoopScalar(b, func(t testing.TB, steps int) *trace.Jaxpr {
+		jb := newJaxprBuilder(t)
+		x := jb.input(trace.Float32)
+		cond := body(t, []trace.AVal{i32Scalar, i32Scalar, f32s()}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+			return []trace.Atom{ib.bind("lt", nil, in[0], in[1])}
+		})
+		bd := body(t, []trace.AVal{i32Scalar, i32Scalar, f32s()}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+			return []trace.Atom{ib.bind("add", nil, in[0], ib.lit(1, trace.Int32)), in[1], affine(ib, in[2], 1.0000001, 1)}
+		})
+		outs := jb.bindAll("while", trace.Params{"cond_jaxpr": cond, "cond_nconsts": 0, "body_jaxpr": bd, "body_nconsts": 0},
+			jb.lit(0, trace.Int32), jb.lit(steps, trace.Int32), x)
+		return jb.build(outs[2])
+	})
+}
+
 func benchmarkForiScalar(b *testing.B, update func(ib *jaxprBuilder, i, c *trace.Var) trace.Atom) {
+	benchmarkLoopScalar(b, func(t testing.TB, steps int) *trace.Jaxpr { return foriScalar(t, steps, update) })
+}
+
+func benchmarkLoopScalar(b *testing.B, build func(t testing.TB, steps int) *trace.Jaxpr) {
 	const steps = 1_000_000
 	compile := func(codegen bool) jit.Executable {
 		if !codegen {
 			b.Setenv("JAXSH_CPU_CODEGEN", "0")
 		}
-		p, err := jit.CompileWith(foriScalar(b, steps, update), jit.OptionsFor(testDevice()))
+		p, err := jit.CompileWith(build(b, steps), jit.OptionsFor(testDevice()))
 		if err != nil {
 			b.Fatal(err)
 		}

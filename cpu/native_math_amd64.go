@@ -43,6 +43,11 @@ var nativeMath = map[string]mathEmitter{
 	"tan":   (*nativeEmitter).tan,
 	"atan":  (*nativeEmitter).atan,
 	"erf":   (*nativeEmitter).erf,
+	"asin":  (*nativeEmitter).asin,
+	"acos":  (*nativeEmitter).acos,
+	"asinh": (*nativeEmitter).asinh,
+	"acosh": (*nativeEmitter).acosh,
+	"atanh": (*nativeEmitter).atanh,
 }
 
 // nativeMath2 lists the float32 functions of two arguments compiled to

@@ -117,3 +117,8 @@ type ErfConstants struct {
 func ErfVectorConstants() ErfConstants {
 	return ErfConstants{Cells: erfCells, ClampBits: erfClampBits, CellsPerUnit: erfCellsPerUnit}
 }
+
+// AsinPoly returns asinReduced's coefficients: for |s| ≤ ½ and z = s·s,
+// asin s = s + (s·z)·(P[0] + z·(P[1] + … + z·P[5])). Asin and Acos use it
+// on s = |x| (z = x·x) up to ½ and on s = √z, z = (1 − |x|)·½ above.
+func AsinPoly() [6]float64 { return asinPoly }

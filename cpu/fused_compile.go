@@ -370,16 +370,36 @@ func (c *fusedCompiler) elementwise(e *trace.Eqn, result int, m ixmap) (int, err
 // concatenate, which choose between operands, and iota, which computes,
 // emit instructions of their own.
 func (c *fusedCompiler) indexMap(e *trace.Eqn, m ixmap) (int, error) {
+	switch e.Prim.Name {
+	case "iota":
+		return c.iota(e, m)
+	case "pad":
+		return c.pad(e, m)
+	case "concatenate":
+		return c.concatenate(e, m)
+	}
+	om, err := c.operandMap(e, m)
+	if err != nil {
+		return 0, err
+	}
+	return c.naturalValue(e.In[0], om)
+}
+
+// operandMap is where the operand of an index-map equation that only
+// moves elements (copy, broadcast, squeeze, transpose, rev, slice,
+// reshape) is needed when its result is needed at m. Native code
+// (native_index_amd64.go) follows the same maps.
+func (c *fusedCompiler) operandMap(e *trace.Eqn, m ixmap) (ixmap, error) {
 	x := e.In
 	switch e.Prim.Name {
 	case "copy":
-		return c.naturalValue(x[0], m)
+		return m, nil
 	case "broadcast_in_dim":
 		om := make(ixmap, x[0].Aval().Rank())
 		for i, d := range e.Params.Ints("broadcast_dimensions") {
 			om[i] = m[d]
 		}
-		return c.naturalValue(x[0], om)
+		return om, nil
 	case "squeeze":
 		dims := e.Params.Ints("dimensions")
 		om, j := make(ixmap, x[0].Aval().Rank()), 0
@@ -389,19 +409,19 @@ func (c *fusedCompiler) indexMap(e *trace.Eqn, m ixmap) (int, error) {
 				j++
 			}
 		}
-		return c.naturalValue(x[0], om)
+		return om, nil
 	case "transpose":
 		om := make(ixmap, len(m))
 		for i, d := range e.Params.Ints("permutation") {
 			om[d] = m[i]
 		}
-		return c.naturalValue(x[0], om)
+		return om, nil
 	case "rev":
 		om, shape := slices.Clone(m), x[0].Aval().Shape
 		for _, d := range e.Params.Ints("dimensions") {
 			om[d] = m[d].scaled(-1, shape[d]-1)
 		}
-		return c.naturalValue(x[0], om)
+		return om, nil
 	case "slice":
 		om, steps := slices.Clone(m), e.Params.Ints("strides")
 		for d, start := range e.Params.Ints("start_indices") {
@@ -411,21 +431,11 @@ func (c *fusedCompiler) indexMap(e *trace.Eqn, m ixmap) (int, error) {
 			}
 			om[d] = m[d].scaled(step, start)
 		}
-		return c.naturalValue(x[0], om)
+		return om, nil
 	case "reshape":
-		om, err := c.reshapeMap(m, e.Out[0].Aval().Shape, x[0].Aval().Shape)
-		if err != nil {
-			return 0, err
-		}
-		return c.naturalValue(x[0], om)
-	case "iota":
-		return c.iota(e, m)
-	case "pad":
-		return c.pad(e, m)
-	case "concatenate":
-		return c.concatenate(e, m)
+		return c.reshapeMap(m, e.Out[0].Aval().Shape, x[0].Aval().Shape)
 	}
-	return 0, fmt.Errorf("cpu: no fused form of index map %s", e.Prim.Name)
+	return nil, fmt.Errorf("cpu: no fused form of index map %s", e.Prim.Name)
 }
 
 // reshapeMap maps coordinates of a reshape's result (shape to) to its

@@ -96,15 +96,16 @@ func TestNativeMixedWidths(t *testing.T) {
 		randomBuffer(t, rng, trace.Float32, false, 10, 100), randomBuffer(t, rng, trace.Float64, false, n))
 }
 
-// Kernels that move elements stay on the block machine, with the same
-// results.
-func TestNativeRefusesIndexMaps(t *testing.T) {
+// A reshape that only division expresses stays on the block machine,
+// with the same results.
+func TestNativeRefusesDelinearizingReshapes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	jb := newJaxprBuilder(t)
-	x := jb.input(trace.Float32, 8, 4)
-	xt := jb.bind("transpose", trace.Params{"permutation": []int{1, 0}}, x)
-	j := jb.build(jb.bind("add", nil, xt, xt))
-	runBothWays(t, "transpose", j, trace.Shape{4, 8}, false, randomBuffer(t, rng, trace.Float32, false, 8, 4))
+	x := jb.input(trace.Float32, 4, 15)
+	r := jb.bind("reshape", trace.Params{"new_sizes": []int{6, 10}}, x)
+	rt := jb.bind("transpose", trace.Params{"permutation": []int{1, 0}}, r)
+	j := jb.build(jb.bind("add", nil, rt, rt))
+	runBothWays(t, "transpose of a reshape", j, trace.Shape{10, 6}, false, randomBuffer(t, rng, trace.Float32, false, 4, 15))
 }
 
 // The fused tests again with native code off: the block machine stays

@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"encoding/binary"
-	"fmt"
 
 	"github.com/jaxsh/jaxsh/trace"
 )
@@ -50,6 +49,11 @@ type nativeCode struct {
 	inFull  []bool // input i is read at the lane's index (else one element)
 	flags   bool   // the code may flag chunks for the block machine
 	bodyOps int    // instructions per vector of the loop
+	// Argument words after the pointers (native_index_emit_amd64.go): the
+	// chunk's first index, the chunk's first index modulo each of moduli,
+	// then every input's address at its first element.
+	baseArg, rawArgs int
+	moduli           []int
 }
 
 type nativeEmitter struct {
@@ -58,29 +62,33 @@ type nativeEmitter struct {
 	lanes  int
 	reg    []uint8 // per node: its vector or mask register
 	inPtr  map[int]gpr
+	rawPtr map[int]gpr // inputs gathered, at their first element
+	code   *nativeCode
 	outPtr []gpr
 }
 
 func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
-	has32, has64 := false, false
-	for _, n := range l.nodes {
-		has32 = has32 || n.dt == trace.Float32
-		has64 = has64 || n.dt == trace.Float64
-	}
-	e := &nativeEmitter{l: l, lanes: 16, reg: make([]uint8, len(l.nodes)), inPtr: map[int]gpr{}}
-	if has64 || l.math {
-		e.lanes = 8
-	}
-	// Pointer registers: inputs read per lane, then outputs.
+	e := &nativeEmitter{l: l, lanes: l.lanes, reg: make([]uint8, len(l.nodes)), inPtr: map[int]gpr{}, rawPtr: map[int]gpr{}}
+	// Pointer registers: inputs read per lane, inputs gathered, then
+	// outputs.
 	code := &nativeCode{lanes: e.lanes, inFull: make([]bool, nIn), flags: l.flags}
+	code.indexArgs(l, nIn, len(outs))
+	e.code = code
 	next := 0
 	for _, n := range l.nodes {
-		if n.op == nLoad && !code.inFull[n.input] {
+		ptrs := e.inPtr
+		if n.op == nLoad {
 			code.inFull[n.input] = true
+		} else if n.op == nGather {
+			ptrs = e.rawPtr
+		} else {
+			continue
+		}
+		if _, ok := ptrs[n.input]; !ok {
 			if next == len(pointerRegs) {
 				return nil, errNotNative("more than %d streams", len(pointerRegs))
 			}
-			e.inPtr[n.input] = pointerRegs[next]
+			ptrs[n.input] = pointerRegs[next]
 			next++
 		}
 	}
@@ -93,7 +101,7 @@ func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
 	}
 	var pro, body []int
 	for i, n := range l.nodes {
-		if n.inv {
+		if n.inv || n.index.carried {
 			pro = append(pro, i)
 		} else {
 			body = append(body, i)
@@ -105,9 +113,12 @@ func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
 
 	a := &e.a
 	a.list("; %d lanes; %d values before the loop, %d per vector", e.lanes, len(pro), len(body))
+	for in, r := range e.rawPtr {
+		a.movLoad(r, rdi, int32(8*(code.rawArgs+in)))
+	}
 	for _, i := range pro {
 		if n := l.nodes[i]; n.op == nBroadcast {
-			a.movLoad(rcx, rdi, int32(8*(argPtrs+n.input)))
+			a.movLoad(rcx, rdi, int32(8*(code.rawArgs+n.input)))
 		}
 		e.node(i, 0)
 	}
@@ -125,6 +136,7 @@ func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
 	a.bind(loop)
 	before := len(a.listing)
 	e.body(body, outs, 0)
+	e.stepCarried(pro)
 	code.bodyOps = len(a.listing) - before
 	a.addImm(rcx, int32(e.lanes))
 	a.cmp(rcx, rax)
@@ -163,7 +175,7 @@ func (e *nativeEmitter) allocate(pro, body, outs []int) error {
 			pool = &freeMask
 		}
 		if len(*pool) == 0 {
-			return errNotNative("more live values than registers")
+			return errNotNative("more live values than registers (%d values before the loop, node %d of %d, %s)", len(pro), n, len(e.l.nodes), e.l.nodes[n].dt)
 		}
 		e.reg[n] = (*pool)[len(*pool)-1]
 		*pool = (*pool)[:len(*pool)-1]
@@ -176,9 +188,37 @@ func (e *nativeEmitter) allocate(pro, body, outs []int) error {
 			freeVec = append(freeVec, e.reg[n])
 		}
 	}
-	for _, n := range pro {
+	// A value before the loop keeps its register through the loop if the
+	// body or an output reads it; otherwise only up to its last reader
+	// before the loop.
+	kept := map[int]bool{}
+	for _, n := range body {
+		for _, a := range e.l.nodes[n].args {
+			kept[a] = true
+		}
+	}
+	for _, n := range outs {
+		kept[n] = true
+	}
+	lastPro := map[int]int{}
+	for step, n := range pro {
+		for _, a := range e.l.nodes[n].args {
+			lastPro[a] = step
+		}
+	}
+	for step, n := range pro {
 		if err := take(n); err != nil {
 			return err
+		}
+		released := map[int]bool{}
+		for _, a := range e.l.nodes[n].args {
+			if !kept[a] && !e.l.nodes[a].index.carried && lastPro[a] == step && !released[a] {
+				released[a] = true
+				give(a)
+			}
+		}
+		if _, read := lastPro[n]; !read && !kept[n] && !e.l.nodes[n].index.carried {
+			give(n)
 		}
 	}
 	last := map[int]int{}
@@ -191,15 +231,24 @@ func (e *nativeEmitter) allocate(pro, body, outs []int) error {
 		last[n] = len(body)
 	}
 	for step, n := range body {
+		// A gather's result must not take its address's register.
+		early := e.l.nodes[n].op == nGather
+		if early {
+			if err := take(n); err != nil {
+				return err
+			}
+		}
 		released := map[int]bool{}
 		for _, a := range e.l.nodes[n].args {
-			if !e.l.nodes[a].inv && last[a] == step && !released[a] {
+			if !e.l.nodes[a].inv && !e.l.nodes[a].index.carried && last[a] == step && !released[a] {
 				released[a] = true
 				give(a)
 			}
 		}
-		if err := take(n); err != nil {
-			return err
+		if !early {
+			if err := take(n); err != nil {
+				return err
+			}
 		}
 		if _, used := last[n]; !used {
 			give(n)
@@ -219,7 +268,7 @@ func (e *nativeEmitter) body(body, outs []int, mask uint8) {
 }
 
 func (e *nativeEmitter) width(dt trace.DType) vecWidth {
-	if dt == trace.Float32 && e.lanes == 8 {
+	if dt.Size() == 4 && e.lanes == 8 {
 		return ymmWidth
 	}
 	return zmmWidth
@@ -230,10 +279,17 @@ func (e *nativeEmitter) lane(base gpr, dt trace.DType) memOperand {
 	return memOperand{base: base, index: rcx, hasIndex: true, scale: uint8(dt.Size())}
 }
 
+// laneAt is lane, offset elements further.
+func (e *nativeEmitter) laneAt(base gpr, dt trace.DType, offset int) memOperand {
+	m := e.lane(base, dt)
+	m.disp = int32(offset * dt.Size())
+	return m
+}
+
 // floatOp is an opcode of the 0F map in its ps (float32) or pd (float64)
 // form.
 func floatOp(dt trace.DType, code byte, name string) evexOp {
-	if dt == trace.Float64 {
+	if dt.Size() == 8 {
 		return evexOp{pp: 1, mm: 1, w: 1, code: code, name: "v" + name + "pd"}
 	}
 	return evexOp{pp: 0, mm: 1, w: 0, code: code, name: "v" + name + "ps"}
@@ -243,14 +299,14 @@ func movOp(dt trace.DType, code byte) evexOp { return floatOp(dt, code, "movu") 
 
 // intOp is a 66.0F opcode in its dword or qword form.
 func intOp(dt trace.DType, code byte, name string) evexOp {
-	if dt == trace.Float64 {
+	if dt.Size() == 8 {
 		return evexOp{pp: 1, mm: 1, w: 1, code: code, name: "vp" + name + "q"}
 	}
 	return evexOp{pp: 1, mm: 1, w: 0, code: code, name: "vp" + name + "d"}
 }
 
 func blendOp(dt trace.DType) evexOp {
-	if dt == trace.Float64 {
+	if dt.Size() == 8 {
 		return evexOp{pp: 1, mm: 2, w: 1, code: 0x65, name: "vblendmpd"}
 	}
 	return evexOp{pp: 1, mm: 2, w: 0, code: 0x65, name: "vblendmps"}
@@ -273,15 +329,15 @@ func (e *nativeEmitter) node(i int, mask uint8) {
 	argRM := func(k int) rmOperand { return vreg(e.width(e.l.nodes[n.args[k]].dt), e.reg[n.args[k]]) }
 	switch n.op {
 	case nLoad:
-		a.load(movOp(dt, 0x10), w, dst, e.lane(e.inPtr[n.input], dt), mask)
+		a.load(movOp(dt, 0x10), w, dst, e.laneAt(e.inPtr[n.input], dt, n.index.offset), mask)
 	case nBroadcast, nConst:
-		m := memOperand{base: rcx}
+		m := memOperand{base: rcx, disp: int32(n.index.offset * dt.Size())}
 		if n.op == nConst {
 			m = e.bitsConst(dt, n.bits)
 		}
 		m.bcst = false
 		op := evexOp{pp: 1, mm: 2, w: 0, code: 0x18, name: "vbroadcastss"}
-		if dt == trace.Float64 {
+		if dt.Size() == 8 {
 			op = evexOp{pp: 1, mm: 2, w: 1, code: 0x19, name: "vbroadcastsd"}
 		}
 		a.load(op, w, dst, m, 0)
@@ -323,19 +379,19 @@ func (e *nativeEmitter) node(i int, mask uint8) {
 	case nMath:
 		e.math(n, dst, mask)
 	default:
-		panic(fmt.Sprintf("cpu: native node op %d", n.op))
+		e.indexNode(i, mask)
 	}
 }
 
 func signBit(dt trace.DType) uint64 {
-	if dt == trace.Float64 {
+	if dt.Size() == 8 {
 		return 1 << 63
 	}
 	return 1 << 31
 }
 
 func allBits(dt trace.DType) uint64 {
-	if dt == trace.Float64 {
+	if dt.Size() == 8 {
 		return ^uint64(0)
 	}
 	return 1<<32 - 1

@@ -116,13 +116,20 @@ func (k *nativeKernel) run(in, out []*Buffer, stop stopSignal) {
 
 // runRange computes elements [lo, hi) in chunks of at most nativeChunk.
 func (k *nativeKernel) runRange(in, out []*Buffer, lo, hi int) {
-	args := make([]uintptr, argPtrs+len(in)+len(out))
+	args := make([]uintptr, k.code.argWords(len(in)))
 	lanes := k.code.lanes
+	for i, b := range in {
+		args[k.code.rawArgs+i] = dataAddress(b)
+	}
+	// Chunks start at multiples of the lanes (lo is one): index values
+	// that repeat with a period dividing the lanes are the same in every
+	// vector (native_index_amd64.go).
 	for c := lo; c < hi; c += k.grain {
 		n := min(k.grain, hi-c)
 		whole := n &^ (lanes - 1)
 		args[argMain] = uintptr(whole)
 		args[argTail] = uintptr(1)<<(n-whole) - 1
+		k.code.setIndexArgs(args, c)
 		for i, b := range in {
 			args[argPtrs+i] = dataAddress(b)
 			if k.code.inFull[i] {

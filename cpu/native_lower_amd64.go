@@ -10,11 +10,13 @@ import (
 
 // Lowering a LoopKernel to native code, first step: the kernel's
 // equations become a graph of vector nodes, each one machine operation
-// (or a short fixed sequence) on all lanes at once. Only kernels whose
-// values all sit at the loop's own linear index (elementwise chains, with
-// reshapes, squeezes and broadcasts that do not move elements) or are one
-// element broadcast to every lane are taken; anything else is refused, and
-// the kernel runs on the block machine.
+// (or a short fixed sequence) on all lanes at once. Every value is needed
+// at an index map, as on the block machine (fused_index.go): index-map
+// equations move the map towards the inputs, whose loads become
+// contiguous, one element broadcast, or gathers at addresses computed by
+// integer vector arithmetic on the lanes' indices (native_index_amd64.go).
+// A kernel with anything the generator lacks is refused, and runs on the
+// block machine.
 //
 // Every node computes exactly the IEEE operation the portable block op
 // computes per element, one rounding per operation, in the same order:
@@ -45,10 +47,11 @@ type vnode struct {
 	dt    trace.DType // float32, float64 or bool
 	args  []int
 	inv   bool   // the same in every lane and iteration
-	input int    // nLoad, nBroadcast
+	input int    // nLoad, nBroadcast, nGather
 	bits  uint64 // nConst
 	sub   byte   // nBinary: opcode; nCompare: predicate; nBoolOp: opcode
 	name  string // for the listing of binary ops
+	index indexNodeFields
 }
 
 type nativeLowering struct {
@@ -61,9 +64,13 @@ type nativeLowering struct {
 	size     int
 	producer map[*trace.Var]*trace.Eqn
 	inputs   map[*trace.Var]int
-	memo     map[*trace.Var]int
+	memo     map[string]int // atom and index map → node
 	consts   map[string]int
 	nodes    []vnode
+	// lanes is the vector width the code will have, which decides which
+	// index quantities repeat identically in every vector.
+	lanes int
+	index nativeIndex
 }
 
 // errNotNative reports why a kernel stays on the block machine; it is
@@ -72,13 +79,41 @@ func errNotNative(format string, args ...any) error {
 	return fmt.Errorf("cpu: native code: "+format, args...)
 }
 
+// lowerNative lowers k for vectors of 16 lanes, or again for 8 where the
+// code needs them (64-bit values, float32 functions computed in float64).
 func lowerNative(k *jit.Kernel) (*nativeLowering, []int, error) {
+	l, outs, err := lowerNativeLanes(k, 16)
+	if err == nil && l.laneCount() != l.lanes {
+		return lowerNativeLanes(k, l.laneCount())
+	}
+	return l, outs, err
+}
+
+// laneCount is the lanes of a vector: 16 for float32 alone, 8 when a
+// kernel holds 64-bit values or computes float32 sin, cos or exp through
+// float64.
+func (l *nativeLowering) laneCount() int {
+	for _, n := range l.nodes {
+		if n.dt.Size() == 8 {
+			return 8
+		}
+	}
+	if l.math {
+		return 8
+	}
+	return 16
+}
+
+func lowerNativeLanes(k *jit.Kernel, lanes int) (*nativeLowering, []int, error) {
 	if k.Kind != jit.LoopKernel {
 		return nil, nil, errNotNative("%s kernel", k.Kind)
 	}
 	l := &nativeLowering{
 		size: k.Shape.Size(), producer: map[*trace.Var]*trace.Eqn{}, inputs: map[*trace.Var]int{},
-		memo: map[*trace.Var]int{}, consts: map[string]int{},
+		memo: map[string]int{}, consts: map[string]int{}, lanes: lanes,
+	}
+	if err := l.index.init(k, lanes); err != nil {
+		return nil, nil, err
 	}
 	for i, v := range k.In {
 		l.inputs[v] = i
@@ -90,13 +125,13 @@ func lowerNative(k *jit.Kernel) (*nativeLowering, []int, error) {
 	}
 	outs := make([]int, len(k.Out))
 	for j, v := range k.Out {
-		if dt := v.Aval().DType; dt != trace.Float32 && dt != trace.Float64 {
+		if dt := v.Aval().DType; !nativeDType(dt) || dt == trace.Bool {
 			return nil, nil, errNotNative("output of dtype %s", dt)
 		}
 		if v.Aval().Size() != l.size {
 			return nil, nil, errNotNative("output %v is not of the loop's size", v)
 		}
-		n, err := l.value(v)
+		n, err := l.valueAt(v, l.index.ix.identityMap(v.Aval().Shape))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -111,27 +146,13 @@ func (l *nativeLowering) add(n vnode) int {
 }
 
 func nativeDType(dt trace.DType) bool {
-	return dt == trace.Float32 || dt == trace.Float64 || dt == trace.Bool
-}
-
-// value returns the node computing atom a at the lane's index (or in every
-// lane, for a one-element value).
-func (l *nativeLowering) value(a trace.Atom) (int, error) {
-	switch a := a.(type) {
-	case *trace.Literal:
-		return l.literal(a)
-	case *trace.Var:
-		if n, ok := l.memo[a]; ok {
-			return n, nil
-		}
-		n, err := l.varValue(a)
-		if err != nil {
-			return 0, err
-		}
-		l.memo[a] = n
-		return n, nil
+	switch dt {
+	case trace.Float32, trace.Float64, trace.Bool, trace.Int32:
+		return true
+	case trace.Int64:
+		return nativeInt64
 	}
-	return 0, errNotNative("atom %T", a)
+	return false
 }
 
 func (l *nativeLowering) literal(lit *trace.Literal) (int, error) {
@@ -150,6 +171,15 @@ func (l *nativeLowering) literal(lit *trace.Literal) (int, error) {
 		bits = uint64(math.Float32bits(float32(f)))
 	case dt == trace.Float64:
 		bits = math.Float64bits(f)
+	case dt == trace.Int32 || dt == trace.Int64:
+		i, isInt := lit.Value().(int64)
+		if !isInt {
+			return 0, errNotNative("literal %v", lit)
+		}
+		bits = uint64(i)
+		if dt == trace.Int32 {
+			bits = uint64(uint32(i))
+		}
 	default:
 		return 0, errNotNative("literal of dtype %s", dt)
 	}
@@ -164,91 +194,6 @@ func (l *nativeLowering) constant(dt trace.DType, bits uint64) int {
 	n := l.add(vnode{op: nConst, dt: dt, bits: bits, inv: true})
 	l.consts[key] = n
 	return n
-}
-
-func (l *nativeLowering) varValue(v *trace.Var) (int, error) {
-	aval := v.Aval()
-	if !nativeDType(aval.DType) {
-		return 0, errNotNative("value of dtype %s", aval.DType)
-	}
-	size := aval.Size()
-	if size != l.size && size != 1 {
-		return 0, errNotNative("value %v at other indices than the loop's", v)
-	}
-	if i, ok := l.inputs[v]; ok {
-		if aval.DType == trace.Bool {
-			return 0, errNotNative("bool input")
-		}
-		if size == l.size {
-			return l.add(vnode{op: nLoad, dt: aval.DType, input: i}), nil
-		}
-		return l.add(vnode{op: nBroadcast, dt: aval.DType, input: i, inv: true}), nil
-	}
-	e := l.producer[v]
-	if e == nil {
-		return 0, errNotNative("%v is neither an input nor computed inside", v)
-	}
-	if len(e.Out) != 1 {
-		return 0, errNotNative("%s with %d results", e.Prim.Name, len(e.Out))
-	}
-	switch e.Prim.Name {
-	case "copy", "reshape", "squeeze", "broadcast_in_dim", "transpose", "convert_element_type":
-		return l.layoutOrConvert(e, v)
-	}
-	args := make([]int, len(e.In))
-	inv := true
-	for i, a := range e.In {
-		n, err := l.value(a)
-		if err != nil {
-			return 0, err
-		}
-		args[i] = n
-		inv = inv && l.nodes[n].inv
-	}
-	return l.elementwise(e, aval.DType, args, inv)
-}
-
-// layoutOrConvert handles the equations that move no element at the
-// lane's index: a one-element operand broadcast everywhere, or an operand
-// whose row-major order the result keeps. convert_element_type converts
-// between the float dtypes (or is a copy).
-func (l *nativeLowering) layoutOrConvert(e *trace.Eqn, v *trace.Var) (int, error) {
-	x := e.In[0]
-	xs := x.Aval().Shape
-	switch {
-	case e.Prim.Name == "convert_element_type":
-	case xs.Size() == 1:
-	case xs.Size() != v.Aval().Size():
-		return 0, errNotNative("%s changing the size", e.Prim.Name)
-	case e.Prim.Name == "transpose":
-		// Keeps the order only if the dimensions longer than one stay in
-		// order.
-		last := -1
-		for _, d := range e.Params.Ints("permutation") {
-			if xs[d] == 1 {
-				continue
-			}
-			if d < last {
-				return 0, errNotNative("transpose moving elements")
-			}
-			last = d
-		}
-	}
-	n, err := l.value(x)
-	if err != nil {
-		return 0, err
-	}
-	if e.Prim.Name != "convert_element_type" {
-		return n, nil
-	}
-	from, to := x.Aval().DType, v.Aval().DType
-	switch {
-	case from == to:
-		return n, nil
-	case (from == trace.Float32 && to == trace.Float64) || (from == trace.Float64 && to == trace.Float32):
-		return l.add(vnode{op: nConvert, dt: to, args: []int{n}, inv: l.nodes[n].inv}), nil
-	}
-	return 0, errNotNative("convert from %s to %s", from, to)
 }
 
 // Binary opcodes of the 0F map, the same for ps and pd.

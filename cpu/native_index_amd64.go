@@ -37,15 +37,15 @@ var nativeInt64 = xcpu.X86.HasAVX512DQ
 
 // Node operations of index maps and integers.
 const (
-	nLinear   nodeOp = 64 + iota // p, each lane's linear index (carried)
-	nResidue                     // p mod index.modulus (carried)
-	nLaneData                    // a constant vector, lane by lane (index.data)
-	nGather                      // input at the lanes' element offsets (args[0])
-	nIntOp                       // two-operand integer op (index.op)
-	nShift                       // shift by index.imm; index.op says which
-	nIntToFloat                  // int32/int64 → float32/float64 (index.op)
-	nIntResize                   // int32 ↔ int64
-	nIntCompare                  // integer compare → bool; predicate in sub
+	nLinear     nodeOp = 64 + iota // p, each lane's linear index (carried)
+	nResidue                       // p mod index.modulus (carried)
+	nLaneData                      // a constant vector, lane by lane (index.data)
+	nGather                        // input at the lanes' element offsets (args[0])
+	nIntOp                         // two-operand integer op (index.op)
+	nShift                         // shift by index.imm; index.op says which
+	nIntToFloat                    // int32/int64 → float32/float64 (index.op)
+	nIntResize                     // int32 ↔ int64
+	nIntCompare                    // integer compare → bool; predicate in sub
 )
 
 // indexNodeFields are the fields of a vnode for the operations above.

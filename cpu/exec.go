@@ -135,6 +135,9 @@ type step struct {
 	kernel *jit.Kernel
 	ctrl   *controlRunner // set for a ControlKernel
 	zero   bool           // the kernel needs zeroed destinations
+	// overwrites: the kernel writes every element of its results, so a
+	// fresh result buffer need not be zeroed for it.
+	overwrites bool
 	// block, when set, is the elementwise equation's block kernel, found at
 	// compile time: the step runs it directly.
 	block *blockKernel
@@ -263,7 +266,8 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 				for i, v := range k.In {
 					in[i] = v
 				}
-				if err := addStep(step{fused: fk, kernel: k}, in, k.Out); err != nil {
+				// A loop kernel computes every element of its outputs.
+				if err := addStep(step{fused: fk, kernel: k, overwrites: k.Kind == jit.LoopKernel}, in, k.Out); err != nil {
 					return nil, err
 				}
 				continue
@@ -418,10 +422,15 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 		slots[e.slot] = e.buf
 	}
 	allocated := 0
-	outBuf := func(i int) *Buffer {
+	// outBuf is result buffer i; overwritten says that its first writer
+	// writes every byte of it, so Go need not zero it first.
+	outBuf := func(i int, overwritten bool) *Buffer {
 		if sc.outs[i] == nil {
 			if into != nil && into[i] != nil {
 				sc.outs[i] = into[i]
+			} else if overwritten {
+				sc.outs[i] = newUninitializedBuffer(x.dev, x.outAvals[i])
+				allocated += len(sc.outs[i].data)
 			} else {
 				sc.outs[i], sc.outZero[i], sc.outRecyclable[i] = newResultBuffer(x.dev, x.outAvals[i])
 				allocated += len(sc.outs[i].data)
@@ -429,11 +438,13 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 		}
 		return sc.outs[i]
 	}
-	// dest is where a step writes slot s (fresh: whether it is zeroed).
-	dest := func(s int, aval trace.AVal) (*Buffer, bool) {
+	// dest is where a step writes slot s (fresh: whether it is zeroed);
+	// writesAll says that the step writes every element of it.
+	dest := func(s int, aval trace.AVal, writesAll bool) (*Buffer, bool) {
 		switch pl := &x.place[s]; pl.kind {
 		case placeOutput:
-			ob := outBuf(pl.index)
+			whole := writesAll && aval.Size()*aval.DType.Size() == x.outAvals[pl.index].Size()*x.outAvals[pl.index].DType.Size()
+			ob := outBuf(pl.index, whole)
 			zeroed := sc.outZero[pl.index]
 			sc.outZero[pl.index] = false // a later writer finds this one's values
 			if ob.aval.Equal(aval) {
@@ -454,6 +465,11 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 			v := &sc.views[s]
 			*v = Buffer{aval: aval, dev: x.dev, data: ab.data[:aval.Size()*aval.DType.Size()]}
 			return v, false
+		}
+		if writesAll {
+			b := newUninitializedBuffer(x.dev, aval)
+			allocated += len(b.data)
+			return b, false
 		}
 		b := newBuffer(x.dev, aval)
 		allocated += len(b.data)
@@ -491,7 +507,7 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 			in[i] = read(o)
 		}
 		for i, a := range st.avals {
-			b, fresh := dest(st.out[i], a)
+			b, fresh := dest(st.out[i], a, st.overwrites)
 			if st.zero && !fresh {
 				clear(b.data)
 			}
@@ -527,7 +543,7 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 	for i, o := range x.outputs {
 		switch {
 		case o.copy != nil:
-			b := outBuf(o.buf)
+			b := outBuf(o.buf, false)
 			copy(b.data, o.copy.data)
 			res[i] = b
 		default:

@@ -45,3 +45,38 @@ func (sc *execScratch) recyclable(p *byte) bool {
 	}
 	return false
 }
+
+// newUninitializedBuffer is newResultBuffer for a result whose first
+// writer writes every byte: a large one is not zeroed first (an extra
+// write pass over memory, which is what bounds a fused loop kernel).
+func newUninitializedBuffer(dev *Device, aval trace.AVal) *Buffer {
+	n := aval.Size() * aval.DType.Size()
+	if n < uninitializedMin {
+		return newResultBuffer(dev, aval)
+	}
+	p := mallocgc(uintptr(n), nil, false)
+	b := &Buffer{aval: aval, dev: dev, data: unsafe.Slice((*byte)(p), n)}
+	if poisonUninitialized {
+		for i := range b.data {
+			b.data[i] = 0xFF
+		}
+	}
+	return b
+}
+
+// poisonUninitialized, set by tests, fills unzeroed results with all-ones
+// bytes (NaN, -1, True), so that an element a kernel fails to write shows.
+var poisonUninitialized bool
+
+// uninitializedMin is the size from which results are left unzeroed:
+// below it clearing costs next to nothing (and Go allocates small objects
+// from spans it zeroes anyway).
+const uninitializedMin = 1 << 16
+
+// mallocgc is the Go runtime's allocator, which the runtime keeps
+// reachable by this name for packages that need memory it does not zero
+// (go.dev/issue/67401). A nil type allocates memory the garbage collector
+// does not scan, with the alignment of its size class (at least 8 bytes).
+//
+//go:linkname mallocgc runtime.mallocgc
+func mallocgc(size uintptr, typ unsafe.Pointer, needzero bool) unsafe.Pointer

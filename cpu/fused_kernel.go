@@ -9,7 +9,9 @@ import (
 
 // A fusedRunner is a compiled LoopKernel or ReductionKernel: it reads the
 // kernel's inputs (Kernel.In order) and fills its outputs (Kernel.Out
-// order), freshly allocated and zeroed.
+// order). A LoopKernel writes every element of them, whatever they held
+// before (a fresh result buffer is not zeroed for it); a ReductionKernel
+// gets them zeroed when they are fresh.
 type fusedRunner interface {
 	run(in, out []*Buffer, stop stopSignal)
 }

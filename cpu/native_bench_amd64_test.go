@@ -67,3 +67,29 @@ func BenchmarkFusedMathFloat32_16M(b *testing.B) {
 		}
 	}
 }
+
+// The study's f_well_fused on 8M x 2 float32 as one fused kernel.
+func benchWellFused(b *testing.B, codegen string) {
+	b.Setenv("JAXSH_CPU_CODEGEN", codegen)
+	const n = 8 << 20
+	jb := newJaxprBuilder(b)
+	p := fusedProgramOf(jb.build(wellFused(jb, trace.Float32, n)), jit.LoopKernel, trace.Shape{n, 2})
+	exe, err := jit.LookupBackend("cpu").Compile(p, testDevice())
+	if err != nil {
+		b.Fatal(err)
+	}
+	xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n, 2}, DType: trace.Float32})
+	for i := range view[float32](xs) {
+		view[float32](xs)[i] = float32(i) * 1e-6
+	}
+	b.SetBytes(2 * 4 * 2 * n)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := exe.Execute([]jit.Buffer{xs}, jit.NoHost); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFusedWellFused8MNative(b *testing.B)   { benchWellFused(b, "1") }
+func BenchmarkFusedWellFused8MPortable(b *testing.B) { benchWellFused(b, "0") }

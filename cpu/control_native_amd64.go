@@ -29,15 +29,20 @@ func bindNative(r fusedRunner, in, out []*Buffer, isMoving func(*Buffer) bool) *
 	if !ok || k.size > k.grain || (k.code.flags && sharesMemory(in, out)) {
 		return nil
 	}
-	b := &boundNative{k: k, in: in, out: out, args: make([]uintptr, argPtrs+len(in)+len(out))}
+	b := &boundNative{k: k, in: in, out: out, args: make([]uintptr, k.code.argWords(len(in)))}
 	lanes := k.code.lanes
 	whole := k.size &^ (lanes - 1)
 	b.args[argMain] = uintptr(whole)
 	b.args[argTail] = uintptr(1)<<(k.size-whole) - 1
+	k.code.setIndexArgs(b.args, 0)
 	for i, buf := range in {
-		b.args[argPtrs+i] = dataAddress(buf)
-		if isMoving(buf) {
-			b.moving = append(b.moving, movingWord{argPtrs + i, buf})
+		// The one chunk starts at element 0: an input's address is the
+		// same read per lane and gathered.
+		for _, word := range []int{argPtrs + i, k.code.rawArgs + i} {
+			b.args[word] = dataAddress(buf)
+			if isMoving(buf) {
+				b.moving = append(b.moving, movingWord{word, buf})
+			}
 		}
 	}
 	for j, buf := range out {

@@ -142,3 +142,22 @@ func TestNativeIntegers(t *testing.T) {
 		}
 	}
 }
+
+// A compiled loop whose body repeats a row and computes an iota: its code
+// reads the index words and input addresses of the argument block the
+// loop binds once.
+func TestCompiledLoopWithIndexMaps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	x, k := randomBuffer(t, rng, trace.Float32, true, 37, 3), randomBuffer(t, rng, trace.Float32, true, 3)
+	checkLoop(t, "a row and an iota in a loop body", func(jb *jaxprBuilder) *trace.Jaxpr {
+		xv, kv := jb.input(trace.Float32, 37, 3), jb.input(trace.Float32, 3)
+		grid := trace.AVal{Shape: trace.Shape{37, 3}, DType: trace.Float32}
+		bd := body(t, []trace.AVal{f32s(3), i32Scalar, grid}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+			row := ib.broadcast(in[0], []int{37, 3}, 1)
+			io := ib.convert(ib.bind("iota", trace.Params{"dtype": trace.Int32, "shape": []int{37, 3}, "dimension": 0}), trace.Float32)
+			next := ib.bind("add", nil, ib.bind("mul", nil, in[2], ib.lit(0.5, trace.Float32)), ib.bind("add", nil, row, io))
+			return []trace.Atom{ib.bind("add", nil, in[1], ib.lit(1, trace.Int32)), next}
+		})
+		return jb.build(scanOver(jb, bd, 9, false, 1, 2, kv, jb.lit(0, trace.Int32), xv)...)
+	}, wayTrampoline, k, x)
+}

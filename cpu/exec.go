@@ -429,7 +429,7 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 			if into != nil && into[i] != nil {
 				sc.outs[i] = into[i]
 			} else if overwritten {
-				sc.outs[i] = newUninitializedBuffer(x.dev, x.outAvals[i])
+				sc.outs[i], sc.outRecyclable[i] = newUninitializedBuffer(x.dev, x.outAvals[i])
 				allocated += len(sc.outs[i].data)
 			} else {
 				sc.outs[i], sc.outZero[i], sc.outRecyclable[i] = newResultBuffer(x.dev, x.outAvals[i])
@@ -467,7 +467,7 @@ func (x *executable) run(sc *execScratch, args []*Buffer, into []*Buffer, arena 
 			return v, false
 		}
 		if writesAll {
-			b := newUninitializedBuffer(x.dev, aval)
+			b, _ := newUninitializedBuffer(x.dev, aval)
 			allocated += len(b.data)
 			return b, false
 		}

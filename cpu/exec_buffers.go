@@ -47,21 +47,31 @@ func (sc *execScratch) recyclable(p *byte) bool {
 }
 
 // newUninitializedBuffer is newResultBuffer for a result whose first
-// writer writes every byte: a large one is not zeroed first (an extra
-// write pass over memory, which is what bounds a fused loop kernel).
-func newUninitializedBuffer(dev *Device, aval trace.AVal) *Buffer {
+// writer writes every byte: a large one is recycled storage or fresh
+// storage Go has not zeroed (zeroing is an extra write pass over memory,
+// which is what bounds a fused loop kernel). recyclable is as for
+// newResultBuffer.
+func newUninitializedBuffer(dev *Device, aval trace.AVal) (buf *Buffer, recyclable bool) {
 	n := aval.Size() * aval.DType.Size()
 	if n < uninitializedMin {
-		return newResultBuffer(dev, aval)
+		buf, _, recyclable = newResultBuffer(dev, aval)
+		return buf, recyclable
 	}
-	p := mallocgc(uintptr(n), nil, false)
-	b := &Buffer{aval: aval, dev: dev, data: unsafe.Slice((*byte)(p), n)}
+	words := (n + 7) / 8
+	var storage []uint64
+	if n >= recycledMinBytes {
+		storage, recyclable = recycled.take(words), true
+	}
+	if storage == nil {
+		storage = unsafe.Slice((*uint64)(mallocgc(uintptr(words)*8, nil, false)), words)
+	}
+	buf = &Buffer{aval: aval, dev: dev, data: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(storage))), n)}
 	if poisonUninitialized {
-		for i := range b.data {
-			b.data[i] = 0xFF
+		for i := range buf.data {
+			buf.data[i] = 0xFF
 		}
 	}
-	return b
+	return buf, recyclable
 }
 
 // poisonUninitialized, set by tests, fills unzeroed results with all-ones

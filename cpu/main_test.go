@@ -16,7 +16,7 @@ func TestMain(m *testing.M) {
 
 // The poison itself, so that a broken hook cannot pass silently.
 func TestUninitializedResultsArePoisoned(t *testing.T) {
-	b := newUninitializedBuffer(testDevice().(*Device), trace.AVal{Shape: []int{uninitializedMin}, DType: trace.Uint8})
+	b, _ := newUninitializedBuffer(testDevice().(*Device), trace.AVal{Shape: []int{uninitializedMin}, DType: trace.Uint8})
 	for i, x := range b.data {
 		if x != 0xFF {
 			t.Fatalf("byte %d of an unzeroed result is %#x, want the poison 0xff", i, x)

@@ -223,10 +223,10 @@ func FuzzNativeKernels(f *testing.F) {
 			case 15:
 				v = jb.bind("square", nil, x)
 			case 16, 17:
-				if dt != trace.Float32 {
-					continue
-				}
 				fns := append(nativeMathNames(), "atan2", "pow")
+				if dt == trace.Float64 {
+					fns = nativeMath64Names()
+				}
 				scaled := jb.bind("mul", nil, x, jb.lit(math.Ldexp(1, int(p[2]%40)-8), dt))
 				if fn := fns[int(p[1]+p[2])%len(fns)]; fn == "atan2" || fn == "pow" {
 					v = jb.bind(fn, nil, scaled, y)

@@ -249,7 +249,7 @@ func (l *nativeLowering) elementwise(e *trace.Eqn, dt trace.DType, args []int, i
 		node.op, node.sub = nBoolOp, boolOpcodes[name]
 	case name == "not" && argDT == trace.Bool:
 		node.op = nBoolNot
-	case isNativeMath(name, len(args)) && argDT == trace.Float32 && same:
+	case isNativeMath(name, len(args), argDT) && same:
 		node.op, l.math, l.flags = nMath, true, l.flags || mathFlags(name)
 	default:
 		return 0, errNotNative("%s on %s", name, argDT)

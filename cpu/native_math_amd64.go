@@ -57,14 +57,21 @@ var nativeMath2 = map[string]func(e *nativeEmitter, dst, a, b, mask uint8){
 	"pow":   (*nativeEmitter).pow,
 }
 
-func isNativeMath(name string, arity int) bool {
-	return (arity == 1 && nativeMath[name] != nil) || (arity == 2 && nativeMath2[name] != nil)
+func isNativeMath(name string, arity int, dt trace.DType) bool {
+	if dt == trace.Float64 {
+		return arity == 1 && nativeMath64[name] != nil
+	}
+	return dt == trace.Float32 && ((arity == 1 && nativeMath[name] != nil) || (arity == 2 && nativeMath2[name] != nil))
 }
 
 // math emits node n, a call of a transcendental, into register dst.
 func (e *nativeEmitter) math(n *vnode, dst, mask uint8) {
 	if len(n.args) == 2 {
 		nativeMath2[n.name](e, dst, e.reg[n.args[0]], e.reg[n.args[1]], mask)
+		return
+	}
+	if n.dt == trace.Float64 {
+		nativeMath64[n.name](e, dst, e.reg[n.args[0]], mask)
 		return
 	}
 	nativeMath[n.name](e, dst, e.reg[n.args[0]], mask)

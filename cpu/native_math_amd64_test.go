@@ -20,6 +20,16 @@ func nativeMathNames() []string {
 	return names
 }
 
+// nativeMath64Names lists the compiled float64 functions in a fixed order.
+func nativeMath64Names() []string {
+	var names []string
+	for name := range nativeMath64 {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
 // specialFloat32s are the inputs where the transcendentals' paths meet or
 // end: signed zeros, subnormals, ±Inf, NaNs (quiet, negative, signalling,
 // with payloads), the largest floats, and each kernel's range limits and
@@ -180,6 +190,52 @@ func TestNativeBinaryMath(t *testing.T) {
 			a, b = jb.input(trace.Float32, n), jb.input(trace.Float32, n)
 			j := jb.build(jb.bind("add", nil, jb.bind(fn, nil, a, b), b))
 			runBothWays(t, fmt.Sprintf("%s + b [%d]", fn, n), j, trace.Shape{n}, true, in[0], in[1])
+		}
+	}
+}
+
+// The float64 functions against the block machine (package math): random
+// values over every binade that matters, random bit patterns, and math's
+// own boundaries (overflow threshold, gradual underflow, the smallest
+// subnormal result) with the floats beside them.
+func TestNativeTranscendentals64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	inf := math.Inf(1)
+	var special []float64
+	for _, f := range []float64{0, 1, 0.5, 2, 709.782712893384, 709.78, 708.39, 708.4, 745.13, 745.1332191019411,
+		744.44, 1e300, math.MaxFloat64, math.SmallestNonzeroFloat64, 0x1p-1022, 1e-300, 0x1p-30, 1.5e8, 3.2e9} {
+		for _, g := range []float64{f, math.Nextafter(f, 0), math.Nextafter(f, inf)} {
+			special = append(special, g, -g)
+		}
+	}
+	special = append(special, inf, -inf, math.NaN(), math.Float64frombits(0xFFF8000000000000),
+		math.Float64frombits(0x7FF0000000000001), math.Float64frombits(0x7FF8000000012345))
+	const many = 1 << 20
+	xs := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{many}, DType: trace.Float64})
+	v := view[float64](xs)
+	for i := range v {
+		switch i % 4 {
+		case 0:
+			v[i] = math.Float64frombits(rng.Uint64())
+		case 1:
+			v[i] = math.Ldexp(1+rng.Float64(), rng.IntN(1100)-1075) * float64(1-2*rng.IntN(2))
+		default:
+			v[i] = (rng.Float64()*2 - 1) * 760
+		}
+	}
+	for i, f := range special {
+		v[i], v[len(special)+i*977] = f, f
+	}
+	prefix := func(n int) *Buffer {
+		b := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{n}, DType: trace.Float64})
+		copy(view[float64](b), v)
+		return b
+	}
+	for _, fn := range nativeMath64Names() {
+		for _, n := range []int{5, 100, many} {
+			jb := newJaxprBuilder(t)
+			x := jb.input(trace.Float64, n)
+			runBothWays(t, fmt.Sprintf("%s float64[%d]", fn, n), jb.build(jb.bind(fn, nil, x)), trace.Shape{n}, true, prefix(n))
 		}
 	}
 }

@@ -13,9 +13,9 @@ import (
 // that role starts, so A(b, i, k) = lhs[lb(b)+lm(i)+lk(k)] and
 // B(b, k, j) = rhs[rb(b)+rk(k)+rn(j)] for any layout. A role whose
 // dimensions collapse to one stride (the usual case) is just that stride;
-// only other roles list their offsets in a table. The matmul reads operands
-// only while packing panels (dot_gemm.go); matrix-vector products read rows
-// directly.
+// only other roles list their offsets in a table. The matmul packs panels
+// of B and reads A's rows in place where their layout allows
+// (dot_gemm.go); matrix-vector products read rows directly.
 //
 // Arithmetic. Both operands are converted to one compute type first:
 //   - complex if any of lhs, rhs, result is complex (complex128 when one of

@@ -34,19 +34,19 @@ func fusedMulAdd32(a, b, c float32) float32 {
 
 // gemmTile2x4Fused is gemmTile2x4 for float32 and float64 with fused
 // multiply-adds (fma is fusedMulAdd32 or math.FMA).
-func gemmTile2x4Fused[T float32 | float64](fma func(a, b, c T) T) func(kc int, a, b, c []T, ldc int, accumulate bool, next int) {
-	return func(kc int, a, b, c []T, ldc int, accumulate bool, _ int) {
+func gemmTile2x4Fused[T float32 | float64](fma func(a, b, c T) T) func(kc int, a []T, lda int, b, c []T, ldc int, accumulate bool) {
+	return func(kc int, a []T, lda int, b, c []T, ldc int, accumulate bool) {
 		var c00, c01, c02, c03, c10, c11, c12, c13 T
 		if accumulate {
 			r0, r1 := c[:4:4], c[ldc:ldc+4:ldc+4]
 			c00, c01, c02, c03 = r0[0], r0[1], r0[2], r0[3]
 			c10, c11, c12, c13 = r1[0], r1[1], r1[2], r1[3]
 		}
-		a, b = a[:2*kc], b[:4*kc]
+		a0s, a1s, b := a[:kc], a[lda:lda+kc], b[:4*kc]
 		for p := range kc {
-			av, bv := a[2*p:2*p+2:2*p+2], b[4*p:4*p+4:4*p+4]
+			bv := b[4*p : 4*p+4 : 4*p+4]
 			b0, b1, b2, b3 := bv[0], bv[1], bv[2], bv[3]
-			a0, a1 := av[0], av[1]
+			a0, a1 := a0s[p], a1s[p]
 			c00, c01, c02, c03 = fma(a0, b0, c00), fma(a0, b1, c01), fma(a0, b2, c02), fma(a0, b3, c03)
 			c10, c11, c12, c13 = fma(a1, b0, c10), fma(a1, b1, c11), fma(a1, b2, c12), fma(a1, b3, c13)
 		}
@@ -58,6 +58,6 @@ func gemmTile2x4Fused[T float32 | float64](fma func(a, b, c T) T) func(kc int, a
 
 // Portable fused kernels, for machines without the assembly ones.
 var (
-	gemmPortableFloat32 = gemmKernel[float32]{mr: 2, nr: 4, tile: gemmTile2x4Fused(fusedMulAdd32)}
-	gemmPortableFloat64 = gemmKernel[float64]{mr: 2, nr: 4, tile: gemmTile2x4Fused(math.FMA)}
+	gemmPortableFloat32 = portableKernel(gemmTile2x4Fused(fusedMulAdd32))
+	gemmPortableFloat64 = portableKernel(gemmTile2x4Fused(math.FMA))
 )

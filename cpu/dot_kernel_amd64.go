@@ -6,23 +6,31 @@ import (
 	xcpu "golang.org/x/sys/cpu"
 )
 
-// Assembly matmul micro-kernels (dot_kernel_amd64.s) for float32 and
-// float64, chosen at start-up by what the CPU and OS support: AVX-512 (12
-// rows × 32 float32 or 16 float64 columns: 24 of the 32 vector registers
-// accumulate), else AVX2 with FMA (6 × 16 or 6 × 8), else none (the
-// portable Go kernel).
+// Assembly matmul micro-kernels (dot_gemm_amd64.s, written by
+// internal/cmd/gengemm), chosen at start-up by what the CPU and OS support:
+// AVX-512 tiles of 6 rows by 64 or 32 float32 (32 or 16 float64) columns,
+// AVX2 with FMA tiles of 6 by 16 float32 (8 float64), else none (the
+// portable Go kernel). The driver picks among them by the matmul's width.
+
+//go:generate go run ./internal/cmd/gengemm -o dot_gemm_amd64.s
 
 //go:noescape
-func gemmTileF32AVX2(kc int, a, b, c *float32, ldc int, accumulate bool, next int)
+func gemmF32AVX512x64(kc int, a *float32, lda int, b, c *float32, ldc int, accumulate bool, next int)
 
 //go:noescape
-func gemmTileF32AVX512(kc int, a, b, c *float32, ldc int, accumulate bool, next int)
+func gemmF32AVX512x32(kc int, a *float32, lda int, b, c *float32, ldc int, accumulate bool, next int)
 
 //go:noescape
-func gemmTileF64AVX2(kc int, a, b, c *float64, ldc int, accumulate bool, next int)
+func gemmF32AVX2x16(kc int, a *float32, lda int, b, c *float32, ldc int, accumulate bool, next int)
 
 //go:noescape
-func gemmTileF64AVX512(kc int, a, b, c *float64, ldc int, accumulate bool, next int)
+func gemmF64AVX512x32(kc int, a *float64, lda int, b, c *float64, ldc int, accumulate bool, next int)
+
+//go:noescape
+func gemmF64AVX512x16(kc int, a *float64, lda int, b, c *float64, ldc int, accumulate bool, next int)
+
+//go:noescape
+func gemmF64AVX2x8(kc int, a *float64, lda int, b, c *float64, ldc int, accumulate bool, next int)
 
 //go:noescape
 func axpyF32AVX(out, x *float32, w float32, n int)
@@ -93,29 +101,31 @@ func dotCPUID(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 
 func dotXGETBV() (eax, edx uint32)
 
-// The kernels this machine can run, fastest first.
+// The kernels this machine can run, widest first.
 var gemmFloat32Available, gemmFloat64Available = detectGemmKernels()
 
 // detectGemmKernels asks x/sys/cpu, which checks both the CPU's feature
 // bits and that the OS saves the wider registers.
 func detectGemmKernels() (f32 []gemmKernel[float32], f64 []gemmKernel[float64]) {
 	if xcpu.X86.HasAVX512F {
-		f32 = append(f32, asmKernel(12, 32, gemmTileF32AVX512))
-		f64 = append(f64, asmKernel(12, 16, gemmTileF64AVX512))
+		f32 = append(f32, asmKernel(64, 64, gemmF32AVX512x64), asmKernel(32, 64, gemmF32AVX512x32))
+		f64 = append(f64, asmKernel(32, 64, gemmF64AVX512x32), asmKernel(16, 64, gemmF64AVX512x16))
 	}
 	if xcpu.X86.HasAVX2 && xcpu.X86.HasFMA {
-		f32 = append(f32, asmKernel(6, 16, gemmTileF32AVX2))
-		f64 = append(f64, asmKernel(6, 8, gemmTileF64AVX2))
+		f32 = append(f32, asmKernel(16, 32, gemmF32AVX2x16))
+		f64 = append(f64, asmKernel(8, 32, gemmF64AVX2x8))
 	}
 	return f32, f64
 }
 
-// asmKernel wraps an assembly tile function, checking the slices are long
-// enough before handing their pointers over.
-func asmKernel[T float32 | float64](mr, nr int, fn func(kc int, a, b, c *T, ldc int, accumulate bool, next int)) gemmKernel[T] {
-	return gemmKernel[T]{mr: mr, nr: nr, tile: func(kc int, a, b, c []T, ldc int, accumulate bool, next int) {
-		_, _, _ = a[mr*kc-1], b[nr*kc-1], c[(mr-1)*ldc+nr-1]
+// asmKernel wraps an assembly tile function of gemmRows rows and nr
+// columns on vecBytes-wide vectors, checking the slices are long enough
+// before handing their pointers over.
+func asmKernel[T float32 | float64](nr, vecBytes int, fn func(kc int, a *T, lda int, b, c *T, ldc int, accumulate bool, next int)) gemmKernel[T] {
+	const mr = gemmRows
+	return gemmKernel[T]{nr: nr, vecBytes: vecBytes, tile: func(kc int, a []T, lda int, b, c []T, ldc int, accumulate bool, next int) {
+		_, _, _ = a[(mr-1)*lda+kc-1], b[nr*kc-1], c[(mr-1)*ldc+nr-1]
 		var t T
-		fn(kc, &a[0], &b[0], &c[0], ldc, accumulate, next*int(unsafe.Sizeof(t)))
+		fn(kc, &a[0], lda, &b[0], &c[0], ldc, accumulate, next*int(unsafe.Sizeof(t)))
 	}}
 }

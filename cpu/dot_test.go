@@ -319,9 +319,12 @@ func TestDotGeneralEmptyAndSigns(t *testing.T) {
 	checkElements(t, "NaN", dotApply(t, w, bufferOf(t, trace.Float32, []int{2, 2}, 1.0, 0.0, 0.0, 1.0), mm, trace.InvalidDType), nan, nan, 1.0, 1.0)
 }
 
-// Every assembly micro-kernel this machine runs computes the same bits as
-// the portable fused one, on ragged shapes that exercise the edge tiles and
-// several kc blocks.
+// Every assembly micro-kernel this machine runs, and the portable one,
+// computes the sequential fused sum bit for bit, on shapes that exercise
+// the edges: fewer rows than a tile, widths on either side of each
+// kernel's, a contraction of one and one longer than several kc blocks,
+// and a transposed lhs (read through its row-major copy rather than in
+// place).
 func TestGemmKernelsAgree(t *testing.T) {
 	if len(gemmFloat32Available)+len(gemmFloat64Available) == 0 {
 		t.Skip("no assembly kernels on this machine")
@@ -336,24 +339,43 @@ func TestGemmKernelsAgree(t *testing.T) {
 
 func checkKernelAgrees[T float32 | float64](t *testing.T, kern gemmKernel[T], conv func([]float64) []T) {
 	rng := rand.New(rand.NewPCG(10, 11))
-	for _, sz := range [][3]int{{1, 1, 1}, {5, 7, 3}, {13, 600, 41}, {97, 33, 100}, {200, 257, 130}} {
+	shapes := [][3]int{
+		{1, 1, 1}, {5, 7, 3}, {13, 600, 41}, {97, 33, 100}, {200, 257, 130},
+		{1, 300, 70}, {70, 300, 1}, {6, 1, 64}, {29, 1, 33}, {7, 1300, 65},
+		{12, 40, 63}, {13, 5, 129}, {64, 64, 64}, {6, 256, 16}, {11, 513, 8},
+	}
+	for _, sz := range shapes {
 		m, k, n := sz[0], sz[1], sz[2]
 		a, b := conv(randomValues(rng, m*k, false)), conv(randomValues(rng, k*n, false))
 		// Products that are not exact in T, so rounding order shows.
 		for i := range a {
 			a[i] *= T(1.0 + 1.0/3)
 		}
-		g := newDotGeometry([]int{m, k}, []int{k, n}, dotDims([]int{1}, []int{0}, nil, nil))
-		want, got := make([]T, m*n), make([]T, m*n)
+		dn := dotDims([]int{1}, []int{0}, nil, nil)
+		g := newDotGeometry([]int{m, k}, []int{k, n}, dn)
+		var fma any = func(acc, x, y float32) float32 { return fusedMulAdd32(x, y, acc) }
 		var portable any = gemmPortableFloat32
 		if _, ok := any(a).([]float64); ok {
+			fma = func(acc, x, y float64) float64 { return math.FMA(x, y, acc) }
 			portable = gemmPortableFloat64
 		}
-		gemmWith(nil, portable.(gemmKernel[T]), g, a, b, want)
+		want := refDot([]int{m, k}, []int{k, n}, dn, a, b, fma.(func(acc, x, y T) T))
+		got, gotPortable := make([]T, m*n), make([]T, m*n)
 		gemmWith(nil, kern, g, a, b, got)
+		gemmWith(nil, portable.(gemmKernel[T]), g, a, b, gotPortable)
+		// The same product with the lhs stored transposed (k × m).
+		aT, gotT := make([]T, k*m), make([]T, m*n)
+		for i := range m {
+			for p := range k {
+				aT[p*m+i] = a[i*k+p]
+			}
+		}
+		gT := newDotGeometry([]int{k, m}, []int{k, n}, dotDims([]int{0}, []int{0}, nil, nil))
+		gemmWith(nil, kern, gT, aT, b, gotT)
 		for i := range want {
-			if got[i] != want[i] {
-				t.Fatalf("%T %v: element %d = %v from the %dx%d kernel, %v from the portable one", want[0], sz, i, got[i], kern.mr, kern.nr, want[i])
+			if got[i] != want[i] || gotT[i] != want[i] || gotPortable[i] != want[i] {
+				t.Fatalf("%T %v: element %d = %v (lhs transposed: %v) from the %d-column kernel, %v from the portable one, want %v",
+					want[0], sz, i, got[i], gotT[i], kern.nr, gotPortable[i], want[i])
 			}
 		}
 	}

@@ -29,6 +29,14 @@ type productUpdate struct {
 	lowerOnly   bool
 }
 
+// The blocking of the updates: row blocks of A at most updateMC rows,
+// panels of B at most updateNC columns (the matmul's own blocking is
+// dot_gemm.go's).
+const (
+	updateMC = 96
+	updateNC = 2048
+)
+
 // updatePacks holds a worker's packing buffers between calls.
 var updatePacks sync.Pool
 
@@ -40,11 +48,11 @@ func (u productUpdate) run(parallel bool) {
 	if u.m == 0 || u.n == 0 || u.k == 0 {
 		return
 	}
-	kern := gemmKernelFor[float64]()
-	mr, nr := kern.mr, kern.nr
-	nc := min(roundUp(u.n, nr), gemmNC)
+	kern := gemmKernelFor[float64](u.n)
+	mr, nr := gemmRows, kern.nr
+	nc := min(roundUp(u.n, nr), updateNC)
 	bPack := make([]float64, nc*min(u.k, gemmKC))
-	mc := gemmMC
+	mc := updateMC
 	blocks := ceilDiv(u.m, mc)
 	if parallel && u.m*u.n*u.k >= 1<<17 {
 		// Enough blocks to come out even on the workers, most of them
@@ -55,8 +63,8 @@ func (u productUpdate) run(parallel bool) {
 	} else {
 		parallel = false
 	}
-	for j0 := 0; j0 < u.n; j0 += gemmNC {
-		j1 := min(j0+gemmNC, u.n)
+	for j0 := 0; j0 < u.n; j0 += updateNC {
+		j1 := min(j0+updateNC, u.n)
 		if u.lowerOnly && j0 >= u.m {
 			break
 		}
@@ -66,7 +74,7 @@ func (u productUpdate) run(parallel bool) {
 			rowBlocks := func(lo, hi int) {
 				pk, _ := updatePacks.Get().(*updatePack)
 				if pk == nil || len(pk.a) < roundUp(mc, mr)*kc || len(pk.edge) < mr*nr {
-					pk = &updatePack{a: make([]float64, roundUp(max(mc, gemmMC), mr)*gemmKC), edge: make([]float64, mr*nr)}
+					pk = &updatePack{a: make([]float64, roundUp(max(mc, updateMC), mr)*gemmKC), edge: make([]float64, mr*nr)}
 				}
 				for blk := lo; blk < hi; blk++ {
 					ib := blk * mc
@@ -114,26 +122,24 @@ func (u productUpdate) packB(dst []float64, nr, p0, kc, j0, j1 int) {
 // rowBlock updates C's rows [ib, ie) × columns [j0, j1) with the kc
 // products from p0, B's panel already packed.
 func (u productUpdate) rowBlock(kern gemmKernel[float64], pk *updatePack, bPack []float64, ib, ie, j0, j1, p0, kc int) {
-	mr, nr := kern.mr, kern.nr
+	mr, nr := gemmRows, kern.nr
 	rows := ie - ib
 	aPack := pk.a[:roundUp(rows, mr)*kc]
 	for s := 0; s < rows; s += mr {
 		sliver := aPack[s*kc : (s+mr)*kc]
 		for r := range mr {
-			if s+r >= rows {
-				for p := range kc {
-					sliver[p*mr+r] = 0
+			row := sliver[r*kc : (r+1)*kc]
+			switch {
+			case s+r >= rows:
+				clear(row)
+			case u.aTransposed:
+				for p := range row {
+					row[p] = -u.a[(p0+p)*u.lda+ib+s+r]
 				}
-				continue
-			}
-			if u.aTransposed {
-				for p := range kc {
-					sliver[p*mr+r] = -u.a[(p0+p)*u.lda+ib+s+r]
+			default:
+				for p, v := range u.a[(ib+s+r)*u.lda+p0:][:kc] {
+					row[p] = -v
 				}
-				continue
-			}
-			for p, v := range u.a[(ib+s+r)*u.lda+p0:][:kc] {
-				sliver[p*mr+r] = -v
 			}
 		}
 	}
@@ -155,14 +161,14 @@ func (u productUpdate) rowBlock(kern gemmKernel[float64], pk *updatePack, bPack 
 				if ir+mr >= rows {
 					next = nr - ir*u.ldc
 				}
-				kern.tile(kc, as, bs, ct, u.ldc, true, next)
+				kern.tile(kc, as, kc, bs, ct, u.ldc, true, next)
 				continue
 			}
 			tileRows := min(mr, rows-ir)
 			for r := range tileRows {
 				copy(pk.edge[r*nr:r*nr+cols], ct[r*u.ldc:r*u.ldc+cols])
 			}
-			kern.tile(kc, as, bs, pk.edge, nr, true, 0)
+			kern.tile(kc, as, kc, bs, pk.edge, nr, true, 0)
 			for r := range tileRows {
 				copy(ct[r*u.ldc:r*u.ldc+cols], pk.edge[r*nr:r*nr+cols])
 			}

@@ -311,7 +311,7 @@ func dotRowsTimesVector[T dotElem](stop stopSignal, batch, rows, k int, x []T, x
 
 // dotRowsContiguous: row r is x[starts(r) : starts(r)+k].
 func dotRowsContiguous[T dotElem](x []T, starts dotOffsets, k int, v []T, out []T) {
-	r := 0
+	r := gemvAsm(x, starts, k, v, out)
 	for ; r+4 <= starts.n; r += 4 {
 		x0 := x[starts.at(r):][:k]
 		x1 := x[starts.at(r+1):][:k]

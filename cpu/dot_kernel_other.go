@@ -11,3 +11,5 @@ var (
 func axpyAsm[T any](out, x []T, w T) int { return 0 }
 
 func outerRowsAsm[T any](out, y, a []T, aStride, rows int) int { return 0 }
+
+func gemvAsm[T any](x []T, starts dotOffsets, k int, v, out []T) int { return 0 }

@@ -84,6 +84,7 @@ func Generate() []byte {
 	for _, k := range Kernels {
 		k.write(&b)
 	}
+	writeGemv(&b)
 	return []byte(b.String())
 }
 

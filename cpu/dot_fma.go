@@ -34,17 +34,17 @@ func fusedMulAdd32(a, b, c float32) float32 {
 
 // gemmTile2x4Fused is gemmTile2x4 for float32 and float64 with fused
 // multiply-adds (fma is fusedMulAdd32 or math.FMA).
-func gemmTile2x4Fused[T float32 | float64](fma func(a, b, c T) T) func(kc int, a []T, lda int, b, c []T, ldc int, accumulate bool) {
-	return func(kc int, a []T, lda int, b, c []T, ldc int, accumulate bool) {
+func gemmTile2x4Fused[T float32 | float64](fma func(a, b, c T) T) func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, accumulate bool) {
+	return func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, accumulate bool) {
 		var c00, c01, c02, c03, c10, c11, c12, c13 T
 		if accumulate {
 			r0, r1 := c[:4:4], c[ldc:ldc+4:ldc+4]
 			c00, c01, c02, c03 = r0[0], r0[1], r0[2], r0[3]
 			c10, c11, c12, c13 = r1[0], r1[1], r1[2], r1[3]
 		}
-		a0s, a1s, b := a[:kc], a[lda:lda+kc], b[:4*kc]
+		a0s, a1s := a[:kc], a[lda:lda+kc]
 		for p := range kc {
-			bv := b[4*p : 4*p+4 : 4*p+4]
+			bv := b[p*ldb : p*ldb+4 : p*ldb+4]
 			b0, b1, b2, b3 := bv[0], bv[1], bv[2], bv[3]
 			a0, a1 := a0s[p], a1s[p]
 			c00, c01, c02, c03 = fma(a0, b0, c00), fma(a0, b1, c01), fma(a0, b2, c02), fma(a0, b3, c03)

@@ -32,19 +32,25 @@ import (
 
 const (
 	gemmRows       = 6         // rows of C per micro-kernel tile
-	gemmMaxCols    = 64        // the widest tile, in elements
 	gemmKC         = 256       // contracting indices per packed panel
 	gemmPanelBytes = 512 << 10 // a packed B panel: half of a 1 MiB L2
+	// A B this small, with contiguous rows, is read in place: packing it
+	// would cost a third of a 64×64 matmul's time, and its few rows stay
+	// in cache however far apart they are.
+	gemmInPlaceBBytes = 128 << 10
+	// Below this many multiply-adds (a 100×100×100 matmul: about 4 µs on
+	// one core) a matmul runs on one core: handing work over costs more.
+	gemmParallelFMAs = 1 << 20
 )
 
 // A gemmKernel computes one gemmRows × nr tile:
-// c[r*ldc+j] (+)= Σ_p a[r*lda+p]·b[p*nr+j] for p < kc, from +0 unless
+// c[r*ldc+j] (+)= Σ_p a[r*lda+p]·b[p*ldb+j] for p < kc, from +0 unless
 // accumulate. next, when not 0, is the offset in elements from c of the
 // tile computed after this one, which a kernel may prefetch. vecBytes is
 // the width of its vectors, which weighs kernels against each other.
 type gemmKernel[T dotElem] struct {
 	nr, vecBytes int
-	tile         func(kc int, a []T, lda int, b, c []T, ldc int, accumulate bool, next int)
+	tile         func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, accumulate bool, next int)
 }
 
 // gemmKernelFor picks the kernel for a matmul n columns wide: of the
@@ -78,10 +84,10 @@ func gemmKernelFor[T dotElem](n int) gemmKernel[T] {
 }
 
 // portableKernel makes a gemmRows-row kernel of a two-row Go tile.
-func portableKernel[T dotElem](tile2x4 func(kc int, a []T, lda int, b, c []T, ldc int, accumulate bool)) gemmKernel[T] {
-	return gemmKernel[T]{nr: 4, vecBytes: 1, tile: func(kc int, a []T, lda int, b, c []T, ldc int, accumulate bool, _ int) {
+func portableKernel[T dotElem](tile2x4 func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, accumulate bool)) gemmKernel[T] {
+	return gemmKernel[T]{nr: 4, vecBytes: 1, tile: func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, accumulate bool, _ int) {
 		for r := 0; r < gemmRows; r += 2 {
-			tile2x4(kc, a[r*lda:], lda, b, c[r*ldc:], ldc, accumulate)
+			tile2x4(kc, a[r*lda:], lda, b, ldb, c[r*ldc:], ldc, accumulate)
 		}
 	}}
 }
@@ -101,7 +107,7 @@ func gemmWith[T dotElem](stop stopSignal, kern gemmKernel[T], g dotGeometry, a, 
 	newWork := func() *gemmWork[T] {
 		return newGemmWork(stop, kern, &g, a, b, c, kc, nc)
 	}
-	if g.batch >= 2*pool.size || g.m*g.n*g.k < 1<<16 {
+	if g.batch >= 2*pool.size || g.m*g.n*g.k < gemmParallelFMAs {
 		// A stoppable program cuts the batch into many chunks: their
 		// packing buffers are reused, not made per chunk.
 		pool.parallelFor(stop, g.batch, max(1, (1<<18)/max(1, g.m*g.n*g.k)), func(lo, hi int) {
@@ -128,6 +134,7 @@ type gemmWork[T dotElem] struct {
 	a, b, c []T
 	kc, nc  int
 	direct  bool // A's rows are read in place, lda apart
+	directB bool // so are B's, ldb apart, but for a ragged last sliver
 	bPack   []T  // a packed panel of B
 	aCopy   []T  // A[b] row-major, when not direct
 	edgeA   []T  // the short last row sliver's rows, zero-padded
@@ -156,7 +163,9 @@ func newGemmWork[T dotElem](stop stopSignal, kern gemmKernel[T], g *dotGeometry,
 	}
 	*w = gemmWork[T]{stop: stop, kern: kern, g: g, a: a, b: b, c: c, kc: kc, nc: nc,
 		direct: g.lk.contiguous() && g.lm.table == nil,
-		bPack:  grow(w.bPack, nc*kc), aCopy: w.aCopy, edgeA: grow(w.edgeA, gemmRows*kc)}
+		directB: g.rn.table == nil && g.rn.stride == 1 && g.rk.table == nil &&
+			g.k*g.n*int(unsafe.Sizeof(*new(T))) <= gemmInPlaceBBytes,
+		bPack: grow(w.bPack, nc*kc), aCopy: w.aCopy, edgeA: grow(w.edgeA, gemmRows*kc)}
 	if !w.direct {
 		w.aCopy = grow(w.aCopy, g.m*g.k)
 	}
@@ -200,9 +209,15 @@ func (w *gemmWork[T]) matmul(bi int, parallel bool) {
 		for p0 := 0; p0 < g.k; p0 += w.kc {
 			kc := min(w.kc, g.k-p0)
 			rk, rn := g.rk.window(p0, p0+kc), g.rn.window(j0, j0+nc)
-			run(ceilDiv(nc, nr), max(1, grainElements/(kc*nr)), func(lo, hi int) {
-				packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, lo*nr, min(hi*nr, nc), nr)
-			})
+			if w.directB {
+				if whole := nc / nr * nr; whole < nc {
+					packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, whole, nc, nr)
+				}
+			} else {
+				run(ceilDiv(nc, nr), max(1, grainElements/(kc*nr)), func(lo, hi int) {
+					packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, lo*nr, min(hi*nr, nc), nr)
+				})
+			}
 			run(slivers, max(1, grainElements/(gemmRows*nc*kc)), func(lo, hi int) {
 				w.rowSlivers(bi, lo, hi, j0, nc, p0, kc)
 			})
@@ -230,15 +245,18 @@ func (w *gemmWork[T]) copyRows(bi, lo, hi int) {
 func (w *gemmWork[T]) rowSlivers(bi, s0, s1, j0, nc, p0, kc int) {
 	g, nr := w.g, w.kern.nr
 	cb := w.c[bi*g.m*g.n:]
-	var edge [gemmRows * gemmMaxCols]T // a tile for C's ragged edges
+	var edge []T // a tile for C's ragged edges
 	for s := s0; s < s1; s++ {
 		i := s * gemmRows
 		rows := min(gemmRows, g.m-i)
 		a, lda := w.aRows(bi, i, rows, p0, kc)
 		for jr := 0; jr < nc; jr += nr {
-			bs := w.bPack[jr*kc : (jr+nr)*kc]
 			ct := cb[i*g.n+j0+jr:]
 			cols := min(nr, nc-jr)
+			bs, ldb := w.bPack[jr*kc:(jr+nr)*kc], nr
+			if w.directB && cols == nr {
+				bs, ldb = w.b[g.rb.at(bi)+g.rk.at(p0)+g.rn.at(j0+jr):], g.rk.stride
+			}
 			if rows == gemmRows && cols == nr {
 				// The next tile is to the right, or at the end of the
 				// panel the first of the next row sliver.
@@ -249,15 +267,18 @@ func (w *gemmWork[T]) rowSlivers(bi, s0, s1, j0, nc, p0, kc int) {
 						next = 0
 					}
 				}
-				w.kern.tile(kc, a, lda, bs, ct, g.n, p0 > 0, next)
+				w.kern.tile(kc, a, lda, bs, ldb, ct, g.n, p0 > 0, next)
 				continue
+			}
+			if edge == nil {
+				edge = make([]T, gemmRows*nr)
 			}
 			if p0 > 0 {
 				for r := range rows {
 					copy(edge[r*nr:r*nr+cols], ct[r*g.n:r*g.n+cols])
 				}
 			}
-			w.kern.tile(kc, a, lda, bs, edge[:], nr, p0 > 0, 0)
+			w.kern.tile(kc, a, lda, bs, ldb, edge, nr, p0 > 0, 0)
 			for r := range rows {
 				copy(ct[r*g.n:r*g.n+cols], edge[r*nr:r*nr+cols])
 			}
@@ -319,16 +340,16 @@ func packColumns[T dotElem](dst, x []T, base int, kOff, colOff dotOffsets, c0, c
 // accumulators, which with the four B values and one A value fits amd64's
 // registers (a 4×4 tile spills and runs three times slower). T(a*b) keeps
 // Go from fusing the multiply-add.
-func gemmTile2x4[T dotElem](kc int, a []T, lda int, b, c []T, ldc int, accumulate bool) {
+func gemmTile2x4[T dotElem](kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, accumulate bool) {
 	var c00, c01, c02, c03, c10, c11, c12, c13 T
 	if accumulate {
 		r0, r1 := c[:4:4], c[ldc:ldc+4:ldc+4]
 		c00, c01, c02, c03 = r0[0], r0[1], r0[2], r0[3]
 		c10, c11, c12, c13 = r1[0], r1[1], r1[2], r1[3]
 	}
-	a0s, a1s, b := a[:kc], a[lda:lda+kc], b[:4*kc]
+	a0s, a1s := a[:kc], a[lda:lda+kc]
 	for p := range kc {
-		bv := b[4*p : 4*p+4 : 4*p+4]
+		bv := b[p*ldb : p*ldb+4 : p*ldb+4]
 		b0, b1, b2, b3 := bv[0], bv[1], bv[2], bv[3]
 		a0, a1 := a0s[p], a1s[p]
 		c00 += T(a0 * b0)

@@ -4,26 +4,28 @@
 
 // Matmul micro-kernels (cpu/internal/gemmgen says how and why), each:
 //
-// func(kc int, a *T, lda int, b, c *T, ldc int, accumulate bool, next int)
+// func(kc int, a *T, lda int, b *T, ldb int, c *T, ldc int, accumulate bool, next int)
 //
-// C[r][j] (+)= Σ_{p<kc} a[r·lda+p]·b[p·cols+j] for r < 6, j < cols, from +0
-// unless accumulate, with one rounding per step (fma). lda and ldc count
-// elements. next is the byte offset from c of the tile the caller computes
+// C[r][j] (+)= Σ_{p<kc} a[r·lda+p]·b[p·ldb+j] for r < 6, j < cols, from +0
+// unless accumulate, with one rounding per step (fma). lda, ldb and ldc
+// count elements. next is the byte offset from c of the tile the caller computes
 // after this one (0: none), whose rows are prefetched.
 
 // 6×64 float32 tile, 512-bit vectors.
-TEXT ·gemmF32AVX512x64(SB), NOSPLIT, $0-64
+TEXT ·gemmF32AVX512x64(SB), NOSPLIT, $0-72
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R11
 	SHLQ $2, R11
 	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R8
+	MOVQ ldb+32(FP), R13
+	SHLQ $2, R13
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R8
 	SHLQ $2, R8
 	LEAQ (AX)(R11*2), R12
 	ADDQ R11, R12
-	MOVQ next+56(FP), R9
+	MOVQ next+64(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF32AVX512x64_nopf
 	ADDQ DX, R9
@@ -57,7 +59,7 @@ TEXT ·gemmF32AVX512x64(SB), NOSPLIT, $0-64
 	PREFETCHT0 128(R9)
 	PREFETCHT0 192(R9)
 gemmF32AVX512x64_nopf:
-	MOVBLZX accumulate+48(FP), R9
+	MOVBLZX accumulate+56(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF32AVX512x64_zero
 	MOVQ DX, R10
@@ -153,7 +155,7 @@ gemmF32AVX512x64_loop:
 	VFMADD231PS Z27, Z29, Z23
 	ADDQ $4, AX
 	ADDQ $4, R12
-	ADDQ $256, BX
+	ADDQ R13, BX
 	DECQ CX
 	JNZ  gemmF32AVX512x64_loop
 	MOVQ DX, R10
@@ -190,18 +192,20 @@ gemmF32AVX512x64_loop:
 	RET
 
 // 6×32 float32 tile, 512-bit vectors.
-TEXT ·gemmF32AVX512x32(SB), NOSPLIT, $0-64
+TEXT ·gemmF32AVX512x32(SB), NOSPLIT, $0-72
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R11
 	SHLQ $2, R11
 	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R8
+	MOVQ ldb+32(FP), R13
+	SHLQ $2, R13
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R8
 	SHLQ $2, R8
 	LEAQ (AX)(R11*2), R12
 	ADDQ R11, R12
-	MOVQ next+56(FP), R9
+	MOVQ next+64(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF32AVX512x32_nopf
 	ADDQ DX, R9
@@ -223,7 +227,7 @@ TEXT ·gemmF32AVX512x32(SB), NOSPLIT, $0-64
 	PREFETCHT0 0(R9)
 	PREFETCHT0 64(R9)
 gemmF32AVX512x32_nopf:
-	MOVBLZX accumulate+48(FP), R9
+	MOVBLZX accumulate+56(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF32AVX512x32_zero
 	MOVQ DX, R10
@@ -281,7 +285,7 @@ gemmF32AVX512x32_loop:
 	VFMADD231PS Z13, Z15, Z11
 	ADDQ $4, AX
 	ADDQ $4, R12
-	ADDQ $128, BX
+	ADDQ R13, BX
 	DECQ CX
 	JNZ  gemmF32AVX512x32_loop
 	MOVQ DX, R10
@@ -306,18 +310,20 @@ gemmF32AVX512x32_loop:
 	RET
 
 // 6×16 float32 tile, 256-bit vectors.
-TEXT ·gemmF32AVX2x16(SB), NOSPLIT, $0-64
+TEXT ·gemmF32AVX2x16(SB), NOSPLIT, $0-72
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R11
 	SHLQ $2, R11
 	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R8
+	MOVQ ldb+32(FP), R13
+	SHLQ $2, R13
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R8
 	SHLQ $2, R8
 	LEAQ (AX)(R11*2), R12
 	ADDQ R11, R12
-	MOVQ next+56(FP), R9
+	MOVQ next+64(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF32AVX2x16_nopf
 	ADDQ DX, R9
@@ -333,7 +339,7 @@ TEXT ·gemmF32AVX2x16(SB), NOSPLIT, $0-64
 	ADDQ R8, R9
 	PREFETCHT0 0(R9)
 gemmF32AVX2x16_nopf:
-	MOVBLZX accumulate+48(FP), R9
+	MOVBLZX accumulate+56(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF32AVX2x16_zero
 	MOVQ DX, R10
@@ -391,7 +397,7 @@ gemmF32AVX2x16_loop:
 	VFMADD231PS Y13, Y15, Y11
 	ADDQ $4, AX
 	ADDQ $4, R12
-	ADDQ $64, BX
+	ADDQ R13, BX
 	DECQ CX
 	JNZ  gemmF32AVX2x16_loop
 	MOVQ DX, R10
@@ -416,18 +422,20 @@ gemmF32AVX2x16_loop:
 	RET
 
 // 6×32 float64 tile, 512-bit vectors.
-TEXT ·gemmF64AVX512x32(SB), NOSPLIT, $0-64
+TEXT ·gemmF64AVX512x32(SB), NOSPLIT, $0-72
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R11
 	SHLQ $3, R11
 	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R8
+	MOVQ ldb+32(FP), R13
+	SHLQ $3, R13
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R8
 	SHLQ $3, R8
 	LEAQ (AX)(R11*2), R12
 	ADDQ R11, R12
-	MOVQ next+56(FP), R9
+	MOVQ next+64(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF64AVX512x32_nopf
 	ADDQ DX, R9
@@ -461,7 +469,7 @@ TEXT ·gemmF64AVX512x32(SB), NOSPLIT, $0-64
 	PREFETCHT0 128(R9)
 	PREFETCHT0 192(R9)
 gemmF64AVX512x32_nopf:
-	MOVBLZX accumulate+48(FP), R9
+	MOVBLZX accumulate+56(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF64AVX512x32_zero
 	MOVQ DX, R10
@@ -557,7 +565,7 @@ gemmF64AVX512x32_loop:
 	VFMADD231PD Z27, Z29, Z23
 	ADDQ $8, AX
 	ADDQ $8, R12
-	ADDQ $256, BX
+	ADDQ R13, BX
 	DECQ CX
 	JNZ  gemmF64AVX512x32_loop
 	MOVQ DX, R10
@@ -594,18 +602,20 @@ gemmF64AVX512x32_loop:
 	RET
 
 // 6×16 float64 tile, 512-bit vectors.
-TEXT ·gemmF64AVX512x16(SB), NOSPLIT, $0-64
+TEXT ·gemmF64AVX512x16(SB), NOSPLIT, $0-72
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R11
 	SHLQ $3, R11
 	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R8
+	MOVQ ldb+32(FP), R13
+	SHLQ $3, R13
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R8
 	SHLQ $3, R8
 	LEAQ (AX)(R11*2), R12
 	ADDQ R11, R12
-	MOVQ next+56(FP), R9
+	MOVQ next+64(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF64AVX512x16_nopf
 	ADDQ DX, R9
@@ -627,7 +637,7 @@ TEXT ·gemmF64AVX512x16(SB), NOSPLIT, $0-64
 	PREFETCHT0 0(R9)
 	PREFETCHT0 64(R9)
 gemmF64AVX512x16_nopf:
-	MOVBLZX accumulate+48(FP), R9
+	MOVBLZX accumulate+56(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF64AVX512x16_zero
 	MOVQ DX, R10
@@ -685,7 +695,7 @@ gemmF64AVX512x16_loop:
 	VFMADD231PD Z13, Z15, Z11
 	ADDQ $8, AX
 	ADDQ $8, R12
-	ADDQ $128, BX
+	ADDQ R13, BX
 	DECQ CX
 	JNZ  gemmF64AVX512x16_loop
 	MOVQ DX, R10
@@ -710,18 +720,20 @@ gemmF64AVX512x16_loop:
 	RET
 
 // 6×8 float64 tile, 256-bit vectors.
-TEXT ·gemmF64AVX2x8(SB), NOSPLIT, $0-64
+TEXT ·gemmF64AVX2x8(SB), NOSPLIT, $0-72
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R11
 	SHLQ $3, R11
 	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R8
+	MOVQ ldb+32(FP), R13
+	SHLQ $3, R13
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R8
 	SHLQ $3, R8
 	LEAQ (AX)(R11*2), R12
 	ADDQ R11, R12
-	MOVQ next+56(FP), R9
+	MOVQ next+64(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF64AVX2x8_nopf
 	ADDQ DX, R9
@@ -737,7 +749,7 @@ TEXT ·gemmF64AVX2x8(SB), NOSPLIT, $0-64
 	ADDQ R8, R9
 	PREFETCHT0 0(R9)
 gemmF64AVX2x8_nopf:
-	MOVBLZX accumulate+48(FP), R9
+	MOVBLZX accumulate+56(FP), R9
 	TESTQ R9, R9
 	JZ   gemmF64AVX2x8_zero
 	MOVQ DX, R10
@@ -795,7 +807,7 @@ gemmF64AVX2x8_loop:
 	VFMADD231PD Y13, Y15, Y11
 	ADDQ $8, AX
 	ADDQ $8, R12
-	ADDQ $64, BX
+	ADDQ R13, BX
 	DECQ CX
 	JNZ  gemmF64AVX2x8_loop
 	MOVQ DX, R10

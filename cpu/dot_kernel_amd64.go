@@ -15,22 +15,22 @@ import (
 //go:generate go run ./internal/cmd/gengemm -o dot_gemm_amd64.s
 
 //go:noescape
-func gemmF32AVX512x64(kc int, a *float32, lda int, b, c *float32, ldc int, accumulate bool, next int)
+func gemmF32AVX512x64(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, accumulate bool, next int)
 
 //go:noescape
-func gemmF32AVX512x32(kc int, a *float32, lda int, b, c *float32, ldc int, accumulate bool, next int)
+func gemmF32AVX512x32(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, accumulate bool, next int)
 
 //go:noescape
-func gemmF32AVX2x16(kc int, a *float32, lda int, b, c *float32, ldc int, accumulate bool, next int)
+func gemmF32AVX2x16(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, accumulate bool, next int)
 
 //go:noescape
-func gemmF64AVX512x32(kc int, a *float64, lda int, b, c *float64, ldc int, accumulate bool, next int)
+func gemmF64AVX512x32(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, accumulate bool, next int)
 
 //go:noescape
-func gemmF64AVX512x16(kc int, a *float64, lda int, b, c *float64, ldc int, accumulate bool, next int)
+func gemmF64AVX512x16(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, accumulate bool, next int)
 
 //go:noescape
-func gemmF64AVX2x8(kc int, a *float64, lda int, b, c *float64, ldc int, accumulate bool, next int)
+func gemmF64AVX2x8(kc int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, accumulate bool, next int)
 
 //go:noescape
 func gemvF32AVX512x16(blocks int, x *float32, ldx int, v, out *float32)
@@ -152,11 +152,11 @@ func detectGemmKernels() (f32 []gemmKernel[float32], f64 []gemmKernel[float64]) 
 // asmKernel wraps an assembly tile function of gemmRows rows and nr
 // columns on vecBytes-wide vectors, checking the slices are long enough
 // before handing their pointers over.
-func asmKernel[T float32 | float64](nr, vecBytes int, fn func(kc int, a *T, lda int, b, c *T, ldc int, accumulate bool, next int)) gemmKernel[T] {
+func asmKernel[T float32 | float64](nr, vecBytes int, fn func(kc int, a *T, lda int, b *T, ldb int, c *T, ldc int, accumulate bool, next int)) gemmKernel[T] {
 	const mr = gemmRows
-	return gemmKernel[T]{nr: nr, vecBytes: vecBytes, tile: func(kc int, a []T, lda int, b, c []T, ldc int, accumulate bool, next int) {
-		_, _, _ = a[(mr-1)*lda+kc-1], b[nr*kc-1], c[(mr-1)*ldc+nr-1]
+	return gemmKernel[T]{nr: nr, vecBytes: vecBytes, tile: func(kc int, a []T, lda int, b []T, ldb int, c []T, ldc int, accumulate bool, next int) {
+		_, _, _ = a[(mr-1)*lda+kc-1], b[(kc-1)*ldb+nr-1], c[(mr-1)*ldc+nr-1]
 		var t T
-		fn(kc, &a[0], lda, &b[0], &c[0], ldc, accumulate, next*int(unsafe.Sizeof(t)))
+		fn(kc, &a[0], lda, &b[0], ldb, &c[0], ldc, accumulate, next*int(unsafe.Sizeof(t)))
 	}}
 }

@@ -161,14 +161,14 @@ func (u productUpdate) rowBlock(kern gemmKernel[float64], pk *updatePack, bPack 
 				if ir+mr >= rows {
 					next = nr - ir*u.ldc
 				}
-				kern.tile(kc, as, kc, bs, ct, u.ldc, true, next)
+				kern.tile(kc, as, kc, bs, nr, ct, u.ldc, true, next)
 				continue
 			}
 			tileRows := min(mr, rows-ir)
 			for r := range tileRows {
 				copy(pk.edge[r*nr:r*nr+cols], ct[r*u.ldc:r*u.ldc+cols])
 			}
-			kern.tile(kc, as, kc, bs, pk.edge, nr, true, 0)
+			kern.tile(kc, as, kc, bs, nr, pk.edge, nr, true, 0)
 			for r := range tileRows {
 				copy(ct[r*u.ldc:r*u.ldc+cols], pk.edge[r*nr:r*nr+cols])
 			}

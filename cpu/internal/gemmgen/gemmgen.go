@@ -1,11 +1,11 @@
 // Package gemmgen writes the matmul micro-kernels of package cpu
 // (dot_gemm_amd64.s): one assembly function per element type and vector
 // width, all of one shape, so the Go driver (cpu/dot_gemm.go) treats them
-// alike.
+// alike, and the matrix-vector kernel (gemv.go).
 //
-// Every kernel computes a tile of gemmRows (6) rows of C and lanes×vectors
-// columns. Per contracting index p it loads the vectors of one packed B
-// row, broadcasts each of the 6 A values and fuses them in:
+// Every matmul kernel computes a tile of 6 rows of C and lanes×vectors
+// columns. Per contracting index p it loads the vectors of one row of B
+// (packed, or in place when B is small), broadcasts each of the 6 A values and fuses them in:
 // acc = fma(a, b, acc), so the tile's sums are the sequential fused sums
 // over p that the portable kernel computes. A is read where it lies, row r
 // at a + r·lda, not packed: the tile walks each of the 6 rows forwards, and
@@ -74,11 +74,11 @@ func Generate() []byte {
 
 // Matmul micro-kernels (cpu/internal/gemmgen says how and why), each:
 //
-// func(kc int, a *T, lda int, b, c *T, ldc int, accumulate bool, next int)
+// func(kc int, a *T, lda int, b *T, ldb int, c *T, ldc int, accumulate bool, next int)
 //
-// C[r][j] (+)= Σ_{p<kc} a[r·lda+p]·b[p·cols+j] for r < 6, j < cols, from +0
-// unless accumulate, with one rounding per step (fma). lda and ldc count
-// elements. next is the byte offset from c of the tile the caller computes
+// C[r][j] (+)= Σ_{p<kc} a[r·lda+p]·b[p·ldb+j] for r < 6, j < cols, from +0
+// unless accumulate, with one rounding per step (fma). lda, ldb and ldc
+// count elements. next is the byte offset from c of the tile the caller computes
 // after this one (0: none), whose rows are prefetched.
 `)
 	for _, k := range Kernels {
@@ -127,18 +127,20 @@ func (k Kernel) write(b *strings.Builder) {
 	}
 	n := k.Name
 	fmt.Fprintf(b, "\n// %d×%d %s tile, %d-bit vectors.\n", Rows, k.Columns(), map[bool]string{false: "float32", true: "float64"}[k.Double], vb*8)
-	fmt.Fprintf(b, "TEXT ·%s(SB), NOSPLIT, $0-64\n", n)
+	fmt.Fprintf(b, "TEXT ·%s(SB), NOSPLIT, $0-72\n", n)
 	emit("MOVQ kc+0(FP), CX")
 	emit("MOVQ a+8(FP), AX")
 	emit("MOVQ lda+16(FP), R11")
 	emit("SHLQ $%d, R11", shift)
 	emit("MOVQ b+24(FP), BX")
-	emit("MOVQ c+32(FP), DX")
-	emit("MOVQ ldc+40(FP), R8")
+	emit("MOVQ ldb+32(FP), R13")
+	emit("SHLQ $%d, R13", shift)
+	emit("MOVQ c+40(FP), DX")
+	emit("MOVQ ldc+48(FP), R8")
 	emit("SHLQ $%d, R8", shift)
 	emit("LEAQ (AX)(R11*2), R12")
 	emit("ADDQ R11, R12")
-	emit("MOVQ next+56(FP), R9")
+	emit("MOVQ next+64(FP), R9")
 	emit("TESTQ R9, R9")
 	emit("JZ   %s_nopf", n)
 	emit("ADDQ DX, R9")
@@ -151,7 +153,7 @@ func (k Kernel) write(b *strings.Builder) {
 		}
 	}
 	fmt.Fprintf(b, "%s_nopf:\n", n)
-	emit("MOVBLZX accumulate+48(FP), R9")
+	emit("MOVBLZX accumulate+56(FP), R9")
 	emit("TESTQ R9, R9")
 	emit("JZ   %s_zero", n)
 	cRows(func(r int) {
@@ -176,7 +178,7 @@ func (k Kernel) write(b *strings.Builder) {
 	}
 	emit("ADDQ $%d, AX", es)
 	emit("ADDQ $%d, R12", es)
-	emit("ADDQ $%d, BX", nv*vb)
+	emit("ADDQ R13, BX")
 	emit("DECQ CX")
 	emit("JNZ  %s_loop", n)
 	cRows(func(r int) {

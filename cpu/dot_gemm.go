@@ -9,8 +9,8 @@ package cpu
 // per B sliver, k innermost, the tile held in registers. The sliver's six
 // runs of kc values of A stay in L1 while it walks, so A is not packed: it
 // is read where it lies when its rows are contiguous in k and evenly
-// spaced (the usual case), else from a row-major copy made once per
-// matmul. The last row sliver, when short, reads its rows from a
+// spaced (the usual case), else from a row-major copy of each block of kc
+// columns. The last row sliver, when short, reads its rows from a
 // zero-padded copy, and tiles past C's last column are computed into a
 // buffer and copied.
 //
@@ -136,7 +136,7 @@ type gemmWork[T dotElem] struct {
 	direct  bool // A's rows are read in place, lda apart
 	directB bool // so are B's, ldb apart, but for a ragged last sliver
 	bPack   []T  // a packed panel of B
-	aCopy   []T  // A[b] row-major, when not direct
+	aCopy   []T  // a block of A[b]'s columns, row-major, when not direct
 	edgeA   []T  // the short last row sliver's rows, zero-padded
 }
 
@@ -167,7 +167,7 @@ func newGemmWork[T dotElem](stop stopSignal, kern gemmKernel[T], g *dotGeometry,
 			g.k*g.n*int(unsafe.Sizeof(*new(T))) <= gemmInPlaceBBytes,
 		bPack: grow(w.bPack, nc*kc), aCopy: w.aCopy, edgeA: grow(w.edgeA, gemmRows*kc)}
 	if !w.direct {
-		w.aCopy = grow(w.aCopy, g.m*g.k)
+		w.aCopy = grow(w.aCopy, g.m*kc)
 	}
 	return w
 }
@@ -200,41 +200,56 @@ func (w *gemmWork[T]) matmul(bi int, parallel bool) {
 		}
 		fn(0, n)
 	}
-	if !w.direct {
-		run(g.m, max(1, grainElements/g.k), func(lo, hi int) { w.copyRows(bi, lo, hi) })
-	}
 	slivers := ceilDiv(g.m, gemmRows)
-	for j0 := 0; j0 < g.n; j0 += w.nc {
-		nc := min(w.nc, g.n-j0)
-		for p0 := 0; p0 < g.k; p0 += w.kc {
-			kc := min(w.kc, g.k-p0)
-			rk, rn := g.rk.window(p0, p0+kc), g.rn.window(j0, j0+nc)
-			if w.directB {
-				if whole := nc / nr * nr; whole < nc {
-					packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, whole, nc, nr)
-				}
-			} else {
-				run(ceilDiv(nc, nr), max(1, grainElements/(kc*nr)), func(lo, hi int) {
-					packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, lo*nr, min(hi*nr, nc), nr)
-				})
+	// panel computes columns [j0, j0+nc) of C[bi] for contracting indices
+	// [p0, p0+kc).
+	panel := func(j0, p0 int) {
+		nc, kc := min(w.nc, g.n-j0), min(w.kc, g.k-p0)
+		rk, rn := g.rk.window(p0, p0+kc), g.rn.window(j0, j0+nc)
+		if w.directB {
+			if whole := nc / nr * nr; whole < nc {
+				packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, whole, nc, nr)
 			}
-			run(slivers, max(1, grainElements/(gemmRows*nc*kc)), func(lo, hi int) {
-				w.rowSlivers(bi, lo, hi, j0, nc, p0, kc)
+		} else {
+			run(ceilDiv(nc, nr), max(1, grainElements/(kc*nr)), func(lo, hi int) {
+				packColumns(w.bPack, w.b, g.rb.at(bi), rk, rn, lo*nr, min(hi*nr, nc), nr)
 			})
+		}
+		run(slivers, max(1, grainElements/(gemmRows*nc*kc)), func(lo, hi int) {
+			w.rowSlivers(bi, lo, hi, j0, nc, p0, kc)
+		})
+	}
+	if w.direct {
+		// Column panels outermost: C's panel stays in the last-level cache
+		// while every block of k updates it.
+		for j0 := 0; j0 < g.n; j0 += w.nc {
+			for p0 := 0; p0 < g.k; p0 += w.kc {
+				panel(j0, p0)
+			}
+		}
+		return
+	}
+	// Blocks of k outermost: each block of A's columns is copied once.
+	for p0 := 0; p0 < g.k; p0 += w.kc {
+		kc := min(w.kc, g.k-p0)
+		run(g.m, max(1, grainElements/kc), func(lo, hi int) { w.copyRows(bi, lo, hi, p0, kc) })
+		for j0 := 0; j0 < g.n; j0 += w.nc {
+			panel(j0, p0)
 		}
 	}
 }
 
-// copyRows copies rows [lo, hi) of A[bi] into aCopy, row-major.
-func (w *gemmWork[T]) copyRows(bi, lo, hi int) {
+// copyRows copies rows [lo, hi) of A[bi] at contracting indices
+// [p0, p0+kc) into aCopy, row-major.
+func (w *gemmWork[T]) copyRows(bi, lo, hi, p0, kc int) {
 	g := w.g
 	for i0 := lo; i0 < hi; i0 += 64 {
 		i1 := min(i0+64, hi)
-		// 64 rows at a time, k inner: a transposed A is read along its rows.
-		for p := range g.k {
-			src := g.lb.at(bi) + g.lk.at(p)
+		// 64 rows at a time, k outer: a transposed A is read along its rows.
+		for p := range kc {
+			src := g.lb.at(bi) + g.lk.at(p0+p)
 			for i := i0; i < i1; i++ {
-				w.aCopy[i*g.k+p] = w.a[src+g.lm.at(i)]
+				w.aCopy[i*kc+p] = w.a[src+g.lm.at(i)]
 			}
 		}
 	}
@@ -296,7 +311,7 @@ func (w *gemmWork[T]) aRows(bi, i, rows, p0, kc int) ([]T, int) {
 	case rows == gemmRows && w.direct:
 		return w.a[g.lb.at(bi)+g.lm.at(i)+g.lk.at(p0):], g.lm.stride
 	case rows == gemmRows:
-		return w.aCopy[i*g.k+p0:], g.k
+		return w.aCopy[i*kc:], kc
 	}
 	for r := range gemmRows {
 		dst := w.edgeA[r*kc : (r+1)*kc]
@@ -306,7 +321,7 @@ func (w *gemmWork[T]) aRows(bi, i, rows, p0, kc int) ([]T, int) {
 		case w.direct:
 			copy(dst, w.a[g.lb.at(bi)+g.lm.at(i+r)+g.lk.at(p0):])
 		default:
-			copy(dst, w.aCopy[(i+r)*g.k+p0:])
+			copy(dst, w.aCopy[(i+r)*kc:])
 		}
 	}
 	return w.edgeA, kc

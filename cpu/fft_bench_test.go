@@ -23,6 +23,7 @@ func benchmarkFFT(b *testing.B, shape []int) {
 	params := trace.Params{"fft_type": trace.FFTForward, "fft_lengths": shape}
 	apply(b, "fft", params, x) // plan and kernel caches
 	b.ResetTimer()
+	defer reportCPUTime(b)()
 	for b.Loop() {
 		apply(b, "fft", params, x)
 	}

@@ -8,7 +8,10 @@ import (
 )
 
 // The lax.linalg kernels (trace/prims_linalg.go) run gonum's LAPACK, which
-// is pure Go, float64 and row-major like our buffers. Each matrix of a
+// is pure Go, float64 and row-major like our buffers, except where this
+// package has measured faster routines of its own (RATIONALE.md: blocked
+// Cholesky, LU and triangular solves, eigh's reduction and iteration,
+// svd's iteration and orthogonal factors). Each matrix of a
 // batch is copied into float64 scratch (float32 operands are widened and
 // their results rounded once), factored there, and copied out; the
 // matrices of a batch run in parallel. float64 operands are read where

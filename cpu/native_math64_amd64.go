@@ -14,6 +14,7 @@ import (
 // dst are zmm registers of eight float64 lanes.
 var nativeMath64 = map[string]mathEmitter{
 	"exp": (*nativeEmitter).exp64,
+	"log": (*nativeEmitter).log64,
 }
 
 // The constants of math.Exp on amd64 (math/exp_amd64.s), which the block
@@ -102,4 +103,72 @@ func (e *nativeEmitter) exp64(dst, x, _ uint8) {
 	a.blend(blendOp(trace.Float64), zmm, p, p, e.r(x), scratchMask)
 	a.compare(pdCmp, zmm, scratchMask, x, e.r(x), cmpUnord)
 	a.blend(blendOp(trace.Float64), zmm, dst, p, e.r(x), scratchMask)
+}
+
+// The constants of math.Log on amd64 (math/log_amd64.s): x = 2^k·f1 with
+// f1 from x's mantissa bits and ½'s exponent, moved to [√2/2, √2) by one
+// halving of the range; f = f1 − 1, s = f/(2+f), and log x from the
+// polynomials in s² and s⁴ with ln2 in two parts.
+const (
+	log64HalfSqrt2 = 7.07106781186547524401e-01
+	log64Ln2Hi     = 6.93147180369123816490e-01
+	log64Ln2Lo     = 1.90821492927058770002e-10
+)
+
+var log64Odd = [...]float64{6.666666666666735130e-01, 2.857142874366239149e-01, 1.818357216161805012e-01, 1.479819860511658591e-01}
+var log64Even = [...]float64{3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01}
+
+// log64 is math.Log on eight float64 lanes, operation for operation:
+// −Inf for ±0, math's NaN for negative bit patterns (negative NaNs too),
+// x itself for +Inf and positive NaNs.
+func (e *nativeEmitter) log64(dst, x, _ uint8) {
+	a := &e.a
+	const f, k, s, s2, s4, t = s0, s1, s2, s3, s4, s5
+	pdCmp := floatOp(trace.Float64, 0xC2, "cmp")
+	orq := intOp(trace.Float64, 0xEB, "or")
+	e.f3(andq, f, x, e.q64(1<<52-1))
+	e.f3(orq, f, f, e.q64(math.Float64bits(0.5)))
+	e.shiftQ("vpsrlq", 0x73, 2, k, x, 52)
+	e.f3(andq, k, k, e.q64(0x7FF))
+	e.f3(subq, k, k, e.q64(0x3FE))
+	a.truncQD(k, k)
+	a.op2(evexOp{pp: 2, mm: 1, w: 0, code: 0xE6, name: "vcvtdq2pd"}, zmm, k, vreg(ymmWidth, k), zmm, 0, false)
+	// f1 ≤ √2/2 (math tests "not √2/2 < f1"): k − 1 and 2·f1, else k − 0
+	// and 1·f1, the same values.
+	a.compare(pdCmp, zmm, scratchMask, f, e.c64(log64HalfSqrt2), 0x12)
+	a.op3(subpd, zmm, k, k, e.c64(1), scratchMask, false)
+	a.op3(mulpd, zmm, f, f, e.c64(2), scratchMask, false)
+	e.f3(subpd, f, f, e.c64(1))
+	e.f3(addpd, t, f, e.c64(2))
+	e.f3(divpd, s, f, e.r(t))
+	e.f3(mulpd, s2, s, e.r(s))
+	e.f3(mulpd, s4, s2, e.r(s2))
+	e.horner(t, s4, log64Odd[:])
+	e.f3(mulpd, s2, s2, e.r(t)) // t1
+	e.horner(t, s4, log64Even[:])
+	e.f3(mulpd, s4, s4, e.r(t))  // t2
+	e.f3(addpd, s2, s2, e.r(s4)) // R
+	e.f3(mulpd, t, f, e.c64(0.5))
+	e.f3(mulpd, t, t, e.r(f)) // hfsq
+	e.f3(addpd, s2, s2, e.r(t))
+	e.f3(mulpd, s, s, e.r(s2))
+	e.f3(mulpd, s4, k, e.c64(log64Ln2Lo))
+	e.f3(addpd, s, s, e.r(s4))
+	e.f3(subpd, t, t, e.r(s))
+	e.f3(subpd, t, t, e.r(f))
+	e.f3(mulpd, k, k, e.c64(log64Ln2Hi))
+	e.f3(subpd, k, k, e.r(t))
+
+	cmpq := evexOp{pp: 1, mm: 3, w: 1, code: 0x1F, name: "vpcmpq"}
+	compareBits := func(v uint64, pred int) {
+		a.evex(cmpq, zmm, scratchMask, x, e.q64(v), 0, false, pred)
+		a.list("vpcmpq k%d, %s, %s, %d", scratchMask, zmm.reg(x), e.q64(v).text(), pred)
+	}
+	const lt, ge = 1, 5
+	compareBits(math.Float64bits(math.Inf(1)), ge)
+	a.blend(blendOp(trace.Float64), zmm, k, k, e.r(x), scratchMask)
+	compareBits(0, lt)
+	a.blend(blendOp(trace.Float64), zmm, k, k, e.q64(0x7FF8000000000001), scratchMask)
+	a.compare(pdCmp, zmm, scratchMask, x, e.c64(0), cmpEQ)
+	a.blend(blendOp(trace.Float64), zmm, dst, k, e.c64(math.Inf(-1)), scratchMask)
 }

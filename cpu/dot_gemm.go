@@ -3,7 +3,8 @@ package cpu
 // Blocked matrix multiply C[b] = A[b]·B[b] for dot_general (Goto's scheme,
 // in the loop order BLIS uses). For each panel of nc columns of B and each
 // block of kc contracting indices, the panel (kc × nc) is packed into
-// column slivers nr wide, zero-padded, sized to stay in a core's L2. The
+// column slivers nr wide, zero-padded, sized to stay in a core's L2 (a
+// small B with contiguous rows is read in place instead). The
 // rows of C are then cut into slivers of gemmRows (6) rows, and for each
 // row sliver a micro-kernel walks across the panel, one gemmRows × nr tile
 // per B sliver, k innermost, the tile held in registers. The sliver's six

@@ -64,11 +64,15 @@ type nativeEmitter struct {
 	inPtr  map[int]gpr
 	rawPtr map[int]gpr // inputs gathered, at their first element
 	code   *nativeCode
-	outPtr []gpr
+	// streaming: whole vectors are stored non-temporally.
+	streaming bool
+	outPtr    []gpr
 }
 
-func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
-	e := &nativeEmitter{l: l, lanes: l.lanes, reg: make([]uint8, len(l.nodes)), inPtr: map[int]gpr{}, rawPtr: map[int]gpr{}}
+// emitNative emits the code of l; streaming makes the whole-vector loop
+// store its outputs with non-temporal stores (native_stream_amd64.go).
+func emitNative(l *nativeLowering, outs []int, nIn int, streaming bool) (*nativeCode, error) {
+	e := &nativeEmitter{l: l, lanes: l.lanes, streaming: streaming, reg: make([]uint8, len(l.nodes)), inPtr: map[int]gpr{}, rawPtr: map[int]gpr{}}
 	// Pointer registers: inputs read per lane, inputs gathered, then
 	// outputs.
 	code := &nativeCode{lanes: e.lanes, inFull: make([]bool, nIn), flags: l.flags}
@@ -147,6 +151,9 @@ func emitNative(l *nativeLowering, outs []int, nIn int) (*nativeCode, error) {
 	a.jcc(condZ, done)
 	e.body(body, outs, tailMask)
 	a.bind(done)
+	if streaming {
+		a.sfence()
+	}
 	a.vzeroupper()
 	a.ret()
 	code.code = a.finish()
@@ -263,7 +270,11 @@ func (e *nativeEmitter) body(body, outs []int, mask uint8) {
 	}
 	for j, n := range outs {
 		dt := e.l.nodes[n].dt
-		e.a.store(movOp(dt, 0x11), e.width(dt), e.lane(e.outPtr[j], dt), e.reg[n], mask)
+		op := movOp(dt, 0x11)
+		if e.streaming && mask == 0 {
+			op = streamOp(dt)
+		}
+		e.a.store(op, e.width(dt), e.lane(e.outPtr[j], dt), e.reg[n], mask)
 	}
 }
 

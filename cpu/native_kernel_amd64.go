@@ -38,11 +38,14 @@ const nativeChunk = 1 << 16
 
 // A nativeKernel is a loop kernel compiled to machine code.
 type nativeKernel struct {
-	mem     *execMemory
-	code    *nativeCode
-	size    int
-	inSize  []int // element size of each input
-	outSize []int
+	mem  *execMemory
+	code *nativeCode
+	// streaming, when set, is the same code storing whole vectors
+	// non-temporally, for large outputs at aligned addresses.
+	streaming *execMemory
+	size      int
+	inSize    []int // element size of each input
+	outSize   []int
 	// portable computes chunks whose lanes the code flagged (argFlag).
 	portable *loopKernel
 	// grain is the elements of one call and the smallest share of the
@@ -62,7 +65,7 @@ func compileNative(k *jit.Kernel, portable *loopKernel) (fusedRunner, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, err := emitNative(l, outs, len(k.In))
+	code, err := emitNative(l, outs, len(k.In), false)
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +73,13 @@ func compileNative(k *jit.Kernel, portable *loopKernel) (fusedRunner, error) {
 	if err != nil {
 		return nil, err
 	}
+	streaming, err := compileStreaming(l, outs, k, code)
+	if err != nil {
+		return nil, err
+	}
 	perElement := max(1, code.bodyOps/code.lanes)
 	grain := min(nativeChunk, grainElements*4/max(4, perElement))
-	nk := &nativeKernel{mem: mem, code: code, size: l.size, portable: portable, grain: max(code.lanes, grain&^(code.lanes-1))}
+	nk := &nativeKernel{mem: mem, code: code, streaming: streaming, size: l.size, portable: portable, grain: max(code.lanes, grain&^(code.lanes-1))}
 	for _, v := range k.In {
 		nk.inSize = append(nk.inSize, v.Aval().DType.Size())
 	}
@@ -139,7 +146,7 @@ func (k *nativeKernel) runRange(in, out []*Buffer, lo, hi int) {
 		for j, b := range out {
 			args[argPtrs+len(in)+j] = dataAddress(b) + uintptr(c*k.outSize[j])
 		}
-		callNative(k.mem.entry(), &args[0])
+		callNative(k.entry(out, c), &args[0])
 		if args[argFlag] != 0 {
 			args[argFlag] = 0
 			k.portable.runRange(in, out, c, c+n)
@@ -149,6 +156,7 @@ func (k *nativeKernel) runRange(in, out []*Buffer, lo, hi int) {
 	runtime.KeepAlive(in)
 	runtime.KeepAlive(out)
 	runtime.KeepAlive(k.mem)
+	runtime.KeepAlive(k.streaming)
 }
 
 // runRange runs the block machine on elements [lo, hi).

@@ -2,9 +2,13 @@ package cpu
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 
+	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
 )
 
@@ -160,4 +164,47 @@ func TestCompiledLoopWithIndexMaps(t *testing.T) {
 		})
 		return jb.build(scanOver(jb, bd, 9, false, 1, 2, kv, jb.lit(0, trace.Int32), xv)...)
 	}, wayTrampoline, k, x)
+}
+
+// JAXSH_DUMP=kernels shows the index arithmetic of f_well_fused: the
+// lanes' linear indices, the row (a shift), the iota's int32 multiply and
+// conversion, and the first row gathered once before the loop.
+func TestNativeDumpShowsIndexArithmetic(t *testing.T) {
+	if !nativeEnabled() {
+		t.Skip("no native code on this machine")
+	}
+	t.Setenv("JAXSH_DUMP", "kernels")
+	jb := newJaxprBuilder(t)
+	j := jb.build(wellFused(jb, f32, 1000))
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = w
+	_, cerr := compileNative(fusedProgramOf(j, jit.LoopKernel, trace.Shape{1000, 2}).Kernels[0], nil)
+	os.Stderr = saved
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	listing := string(out)
+	loop := strings.Index(listing, "L0:")
+	if loop < 0 {
+		t.Fatalf("no loop in the listing:\n%s", listing)
+	}
+	for _, want := range []string{"vpbroadcastd", "vmovdqu32", "vpgatherdd"} {
+		if i := strings.Index(listing, want); i < 0 || i > loop {
+			t.Errorf("listing lacks %q before the loop:\n%s", want, listing)
+		}
+	}
+	for _, want := range []string{"vpsrld", "vpmulld", "vcvtdq2ps", "vpaddd"} {
+		if i := strings.Index(listing[loop:], want); i < 0 {
+			t.Errorf("listing lacks %q in the loop:\n%s", want, listing)
+		}
+	}
+	if strings.Contains(listing[loop:], "vpgatherdd") {
+		t.Errorf("the first row is gathered in the loop, not once before it:\n%s", listing)
+	}
 }

@@ -88,6 +88,9 @@ func compileNative(k *jit.Kernel, portable *loopKernel) (fusedRunner, error) {
 	}
 	if dumpKernels() {
 		fmt.Fprintf(os.Stderr, "native code for the loop kernel over %s writing %v:\n%s", k.Shape, k.Out, code.listing)
+		if streaming != nil {
+			fmt.Fprintf(os.Stderr, "\t; and a copy of it whose whole-vector loop stores with %s, for aligned outputs\n", streamOp(k.Out[0].Aval().DType).name)
+		}
 	}
 	return nk, nil
 }

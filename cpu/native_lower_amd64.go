@@ -250,7 +250,7 @@ func (l *nativeLowering) elementwise(e *trace.Eqn, dt trace.DType, args []int, i
 	case name == "not" && argDT == trace.Bool:
 		node.op = nBoolNot
 	case isNativeMath(name, len(args), argDT) && same:
-		node.op, l.math, l.flags = nMath, true, l.flags || mathFlags(name)
+		node.op, l.math, l.flags = nMath, true, l.flags || mathFlags(name, argDT)
 	default:
 		return 0, errNotNative("%s on %s", name, argDT)
 	}

@@ -15,7 +15,13 @@ import (
 var nativeMath64 = map[string]mathEmitter{
 	"exp": (*nativeEmitter).exp64,
 	"log": (*nativeEmitter).log64,
+	"sin": func(e *nativeEmitter, dst, x, mask uint8) { e.sinCos64(false, dst, x, mask) },
+	"cos": func(e *nativeEmitter, dst, x, mask uint8) { e.sinCos64(true, dst, x, mask) },
 }
+
+// mathFlags64 reports whether a float64 function's code may flag chunks
+// for the block machine.
+func mathFlags64(fn string) bool { return fn == "sin" || fn == "cos" }
 
 // The constants of math.Exp on amd64 (math/exp_amd64.s), which the block
 // machine calls: x = k·ln2 + r with k = round(x·log2e) and ln2 in two
@@ -171,4 +177,115 @@ func (e *nativeEmitter) log64(dst, x, _ uint8) {
 	a.blend(blendOp(trace.Float64), zmm, k, k, e.q64(0x7FF8000000000001), scratchMask)
 	a.compare(pdCmp, zmm, scratchMask, x, e.c64(0), cmpEQ)
 	a.blend(blendOp(trace.Float64), zmm, dst, k, e.c64(math.Inf(-1)), scratchMask)
+}
+
+// The constants of math.Sin and math.Cos (pure Go on amd64, no fused
+// operations): π/4 in three parts for the Cody–Waite reduction of |x| <
+// 2^29 (larger |x| take math's Payne–Hanek reduction: those chunks are
+// flagged), and the octant polynomials in z² for sin and cos, highest
+// coefficient first.
+const (
+	trig64PI4A      = 7.85398125648498535156e-1
+	trig64PI4B      = 3.77489470793079817668e-8
+	trig64PI4C      = 2.69515142907905952645e-15
+	trig64Threshold = 1 << 29
+)
+
+var trig64Sin = [...]float64{1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
+	-1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1}
+var trig64Cos = [...]float64{-1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
+	2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2}
+
+// sinCos64 is math's sin or cos on eight float64 lanes: j = trunc(|x|·4/π)
+// made even, z = |x| − j·π/4 in three steps, both octant polynomials
+// evaluated and one chosen per lane by j, the sign from j (and x, for sin).
+// sin keeps ±0 and NaN; ±Inf (cos: also NaN) give math's NaN.
+func (e *nativeEmitter) sinCos64(cos bool, dst, x, mask uint8) {
+	a := &e.a
+	const abs, jd, y, z, zz, pc, ps, t = s0, s1, s2, s3, s4, s5, s6, s7
+	pdCmp := floatOp(trace.Float64, 0xC2, "cmp")
+	yw := ymmWidth
+	testmd := evexOp{pp: 1, mm: 2, w: 0, code: 0x27, name: "vptestmd"}
+	addd := intOp(trace.Float32, 0xFE, "add")
+	dword := func(v uint32) rmOperand { return memOp(e.bitsConst(trace.Float32, uint64(v))) }
+	e.f3(andq, abs, x, e.q64(1<<63-1))
+	// Finite |x| ≥ 2^29 needs math's Payne–Hanek reduction.
+	a.compare(pdCmp, zmm, scratchMask, abs, e.c64(trig64Threshold), 0x1D)
+	a.compare(pdCmp, zmm, scratchMask+1, abs, e.c64(math.Inf(1)), cmpLT)
+	a.kop("kandw", 0x41, scratchMask, scratchMask, scratchMask+1)
+	if mask != 0 {
+		a.kop("kandw", 0x41, scratchMask, scratchMask, mask)
+	}
+	covered := a.newLabel()
+	a.kortestw(scratchMask, scratchMask)
+	a.jcc(condZ, covered)
+	a.storeByte(rdi, 8*argFlag, 1)
+	a.bind(covered)
+
+	e.f3(mulpd, y, abs, e.c64(4/math.Pi))
+	a.op2(evexOp{pp: 1, mm: 1, w: 1, code: 0xE6, name: "vcvttpd2dq"}, yw, jd, e.r(y), zmm, 0, false)
+	a.op2(evexOp{pp: 2, mm: 1, w: 0, code: 0xE6, name: "vcvtdq2pd"}, zmm, y, vreg(yw, jd), zmm, 0, false)
+	a.testMask(testmd, yw, scratchMask, jd, dword(1))
+	a.op3(addpd, zmm, y, y, e.c64(1), scratchMask, false)
+	a.op3(addd, yw, jd, jd, dword(1), scratchMask, false)
+	a.op3(andd, yw, jd, jd, dword(7), 0, false)
+	e.f3(mulpd, t, y, e.c64(trig64PI4A))
+	e.f3(subpd, z, abs, e.r(t))
+	e.f3(mulpd, t, y, e.c64(trig64PI4B))
+	e.f3(subpd, z, z, e.r(t))
+	e.f3(mulpd, t, y, e.c64(trig64PI4C))
+	e.f3(subpd, z, z, e.r(t))
+	e.f3(mulpd, zz, z, e.r(z))
+	// cos polynomial: (1 − ½zz) + (zz·zz)·P(zz).
+	reversed := func(c [6]float64) []float64 { return []float64{c[5], c[4], c[3], c[2], c[1], c[0]} }
+	e.horner(pc, zz, reversed(trig64Cos))
+	e.f3(mulpd, t, zz, e.c64(0.5))
+	e.f3(subpd, y, e.c64reg(1, y), e.r(t))
+	e.f3(mulpd, t, zz, e.r(zz))
+	e.f3(mulpd, pc, t, e.r(pc))
+	e.f3(addpd, pc, y, e.r(pc))
+	// sin polynomial: z + (z·zz)·P(zz).
+	e.horner(ps, zz, reversed(trig64Sin))
+	e.f3(mulpd, t, z, e.r(zz))
+	e.f3(mulpd, ps, t, e.r(ps))
+	e.f3(addpd, ps, z, e.r(ps))
+	// j mod 4 in {1, 2}: bit 1 of j + 1.
+	a.op3(addd, yw, t, jd, dword(1), 0, false)
+	a.testMask(testmd, yw, scratchMask, t, dword(2))
+	if cos {
+		a.blend(blendOp(trace.Float64), zmm, pc, pc, e.r(ps), scratchMask)
+	} else {
+		a.blend(blendOp(trace.Float64), zmm, pc, ps, e.r(pc), scratchMask)
+	}
+	// The sign: bit 2 of j (sin: xor x's sign; cos: xor bit 1 of j).
+	if cos {
+		a.op3(addd, yw, t, jd, vreg(yw, jd), 0, false)
+		a.op3(intOp(trace.Float32, 0xEF, "xor"), yw, t, t, vreg(yw, jd), 0, false)
+		a.op3(andd, yw, t, t, dword(4), 0, false)
+	} else {
+		a.op3(andd, yw, t, jd, dword(4), 0, false)
+	}
+	a.op2(evexOp{pp: 1, mm: 2, w: 0, code: 0x35, name: "vpmovzxdq"}, zmm, t, vreg(yw, t), zmm, 0, false)
+	e.shiftQ("vpsllq", 0x73, 6, t, t, 61)
+	xorq := intOp(trace.Float64, 0xEF, "xor")
+	if !cos {
+		e.f3(andq, abs, x, e.q64(1<<63))
+		e.f3(xorq, t, t, e.r(abs))
+	}
+	e.f3(xorq, pc, pc, e.r(t))
+
+	nan := e.q64(0x7FF8000000000001)
+	e.f3(andq, abs, x, e.q64(1<<63-1))
+	a.compare(pdCmp, zmm, scratchMask, abs, e.c64(math.Inf(1)), cmpEQ)
+	if cos {
+		a.compare(pdCmp, zmm, scratchMask+1, x, e.r(x), cmpUnord)
+		a.kop("korw", 0x45, scratchMask, scratchMask, scratchMask+1)
+		a.blend(blendOp(trace.Float64), zmm, dst, pc, nan, scratchMask)
+		return
+	}
+	a.blend(blendOp(trace.Float64), zmm, pc, pc, nan, scratchMask)
+	a.compare(pdCmp, zmm, scratchMask, x, e.c64(0), cmpEQ)
+	a.compare(pdCmp, zmm, scratchMask+1, x, e.r(x), cmpUnord)
+	a.kop("korw", 0x45, scratchMask, scratchMask, scratchMask+1)
+	a.blend(blendOp(trace.Float64), zmm, dst, pc, e.r(x), scratchMask)
 }

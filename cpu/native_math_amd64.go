@@ -79,7 +79,12 @@ func (e *nativeEmitter) math(n *vnode, dst, mask uint8) {
 
 // mathFlags reports whether fn's code may flag chunks for the block
 // machine.
-func mathFlags(fn string) bool { return fn == "sin" || fn == "cos" || fn == "tan" || fn == "pow" }
+func mathFlags(fn string, dt trace.DType) bool {
+	if dt == trace.Float64 {
+		return mathFlags64(fn)
+	}
+	return fn == "sin" || fn == "cos" || fn == "tan" || fn == "pow"
+}
 
 // Scratch registers of the sequences.
 const (

@@ -231,11 +231,28 @@ func TestNativeTranscendentals64(t *testing.T) {
 		copy(view[float64](b), v)
 		return b
 	}
+	// Ordinary values (|x| < 2^29 and the non-finite ones): no chunk is
+	// flagged for sin and cos, so every lane is the vector code's.
+	ordinary := newBuffer(testDevice().(*Device), trace.AVal{Shape: []int{many}, DType: trace.Float64})
+	o := view[float64](ordinary)
+	for i := range o {
+		o[i] = math.Ldexp(1+rng.Float64(), rng.IntN(1050)-1050+28) * float64(1-2*rng.IntN(2))
+		if i%3 == 0 {
+			o[i] = (rng.Float64()*2 - 1) * 20
+		}
+	}
+	for i, f := range []float64{0, math.Copysign(0, -1), inf, -inf, math.NaN(), math.Float64frombits(0xFFF8000000000000),
+		0x1p29, math.Nextafter(0x1p29, 0), -math.Nextafter(0x1p29, 0), math.Pi / 4, math.Pi / 2, math.Pi, 1e-310} {
+		o[i*4099] = f
+	}
 	for _, fn := range nativeMath64Names() {
 		for _, n := range []int{5, 100, many} {
 			jb := newJaxprBuilder(t)
 			x := jb.input(trace.Float64, n)
 			runBothWays(t, fmt.Sprintf("%s float64[%d]", fn, n), jb.build(jb.bind(fn, nil, x)), trace.Shape{n}, true, prefix(n))
 		}
+		jb := newJaxprBuilder(t)
+		x := jb.input(trace.Float64, many)
+		runBothWays(t, fn+" of ordinary float64s", jb.build(jb.bind(fn, nil, x)), trace.Shape{many}, true, ordinary)
 	}
 }

@@ -51,9 +51,12 @@ type blockOp func(out, in [][]byte)
 
 // A blockKernel is a block op with the layouts of its runs.
 type blockKernel struct {
-	op  blockOp
-	in  []trace.DType // layout of each operand's run
-	out []trace.DType // layout of each result's run
+	op blockOp
+	// body is op for runs that are all full (op broadcasts length-one runs
+	// into scratch, then calls body).
+	body blockOp
+	in   []trace.DType // layout of each operand's run
+	out  []trace.DType // layout of each result's run
 }
 
 // elementwiseBlock returns the block kernel computing prim with params on
@@ -105,7 +108,7 @@ func elementwiseBlock(prim string, params trace.Params, in []trace.DType) (block
 			k.out[j] = params.DType(entry.resultParam)
 		}
 	}
-	k.op = withBroadcast(body, dtypeSizes(k.in), dtypeSizes(k.out))
+	k.op, k.body = withBroadcast(body, dtypeSizes(k.in), dtypeSizes(k.out)), body
 	return k, nil
 }
 

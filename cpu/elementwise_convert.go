@@ -222,7 +222,7 @@ func realPartThen[S complexElem](then blockOp, size int) blockOp {
 		for lo := 0; lo < len(x); lo += realPartBlock {
 			hi := min(len(x), lo+realPartBlock)
 			for i, v := range x[lo:hi] {
-				re[i-lo] = real(complex128(v))
+				re[i] = real(complex128(v))
 			}
 			then([][]byte{out[0][lo*size : hi*size]}, [][]byte{bytesOf(re[:hi-lo])})
 		}

@@ -80,6 +80,9 @@ type executable struct {
 	planLargest trace.AVal
 	scratch     sync.Pool // *execScratch
 	arenas      sync.Pool // *[]uint64 of tempSize bytes
+	// direct is set for one elementwise equation on the arguments, which
+	// Execute runs without the step machinery (exec_elementwise.go).
+	direct *directElementwise
 }
 
 // A placement is where a slot's value lives during an Execute.
@@ -321,6 +324,7 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 		x.outputs = append(x.outputs, out)
 	}
 	x.plan, x.planLargest = x.planBytes()
+	x.direct = x.directPlan()
 	return x, nil
 }
 
@@ -368,6 +372,13 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 		// ErrNoHost rather than dereference nothing.
 		host = jit.NoHost
 	}
+	if x.direct != nil {
+		b, err := x.executeDirect(args, host)
+		if err != nil {
+			return nil, err
+		}
+		return []jit.Buffer{b}, nil
+	}
 	sc := x.getScratch()
 	defer x.putScratch(sc)
 	bufs := make([]*Buffer, len(args))
@@ -396,7 +407,7 @@ func (x *executable) Execute(args []jit.Buffer, host jit.Host) ([]jit.Buffer, er
 		charged.release(charged.bytes)
 		return nil, err
 	}
-	charged.hold(out, bufs, sc)
+	charged.hold(out, bufs, sc.recyclable)
 	allocated += n
 	if execAllocHook != nil {
 		execAllocHook(x, allocated)

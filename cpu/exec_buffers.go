@@ -8,13 +8,22 @@ import (
 
 // smallResult is a result buffer of at most smallResultBytes together with
 // its storage: one allocation instead of two, for the small arrays of eager
-// scalar-like work.
+// scalar-like work. tinyResult is the same for at most 16 bytes (four
+// float32s), which then fits the allocator's 80-byte class, not 96.
 type smallResult struct {
 	buf   Buffer
 	words [smallResultBytes / 8]uint64
 }
 
-const smallResultBytes = 32
+type tinyResult struct {
+	buf   Buffer
+	words [tinyResultBytes / 8]uint64
+}
+
+const (
+	smallResultBytes = 32
+	tinyResultBytes  = 16
+)
 
 // newResultBuffer is newBuffer for an Execute's results: 8-byte aligned,
 // made in one allocation when it is small, and recycled storage when it is
@@ -22,13 +31,17 @@ const smallResultBytes = 32
 // recyclable whether its storage may be handed to recycleWhenUnreachable.
 func newResultBuffer(dev *Device, aval trace.AVal) (buf *Buffer, zeroed, recyclable bool) {
 	n := aval.Size() * aval.DType.Size()
-	if n >= recycledMinBytes {
+	switch {
+	case n >= recycledMinBytes:
 		words, zeroed := newRecyclableStorage((n + 7) / 8)
 		data := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), n)
 		return &Buffer{aval: aval, dev: dev, data: data}, zeroed, true
-	}
-	if n == 0 || n > smallResultBytes {
+	case n == 0 || n > smallResultBytes:
 		return newBuffer(dev, aval), true, false
+	case n <= tinyResultBytes:
+		s := &tinyResult{}
+		s.buf = Buffer{aval: aval, dev: dev, data: unsafe.Slice((*byte)(unsafe.Pointer(&s.words[0])), n)}
+		return &s.buf, true, false
 	}
 	s := &smallResult{}
 	s.buf = Buffer{aval: aval, dev: dev, data: unsafe.Slice((*byte)(unsafe.Pointer(&s.words[0])), n)}

@@ -79,9 +79,10 @@ func (c charge) release(n int64) {
 // hold keeps charged the large results of an Execute (those not living in
 // an argument's memory) until they are freed, and releases the rest.
 //
-// Results whose storage this run made recyclable (sc) come back to the
-// pool of recycle.go when unreachable, their charge released then.
-func (c charge) hold(res []*Buffer, args []*Buffer, sc *execScratch) {
+// Results whose storage this run made recyclable (recyclable reports
+// them) come back to the pool of recycle.go when unreachable, their charge
+// released then.
+func (c charge) hold(res []*Buffer, args []*Buffer, recyclable func(p *byte) bool) {
 	var held int64
 	for i, b := range res {
 		p := unsafe.SliceData(b.data)
@@ -90,7 +91,7 @@ func (c charge) hold(res []*Buffer, args []*Buffer, sc *execScratch) {
 			continue
 		}
 		held += n
-		if sc.recyclable(p) {
+		if recyclable(p) {
 			recycleWhenUnreachable(b.data, func() { c.release(n) })
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/jaxsh/jaxsh/trace"
 )
@@ -88,6 +89,27 @@ func ApplyPrimitive(dev Device, prim *trace.Primitive, params trace.Params, args
 // ApplyPrimitiveWith is ApplyPrimitive run with host, whose cancellation
 // and budget (see Cancellable, Budgeted) apply.
 func ApplyPrimitiveWith(host Host, dev Device, prim *trace.Primitive, params trace.Params, args []Buffer) ([]Buffer, error) {
+	one, all, err := ApplyPrimitiveOne(host, dev, prim, params, args)
+	if err != nil {
+		return nil, err
+	}
+	if one != nil {
+		return []Buffer{one}, nil
+	}
+	return all, nil
+}
+
+// An ExecutableOne is an Executable that can return the result of a
+// program with one result without a list around it: the commonest eager
+// case, where that list would be one more allocation per operation.
+type ExecutableOne interface {
+	// ExecuteOne is Execute for a program with exactly one result.
+	ExecuteOne(args []Buffer, host Host) (Buffer, error)
+}
+
+// ApplyPrimitiveOne is ApplyPrimitiveWith that returns the result of a
+// primitive with one result as one, and the results of any other as all.
+func ApplyPrimitiveOne(host Host, dev Device, prim *trace.Primitive, params trace.Params, args []Buffer) (one Buffer, all []Buffer, err error) {
 	var few [4]trace.AVal // the operand types of most primitives, kept off the heap
 	in := few[:0]
 	if len(args) > len(few) {
@@ -95,15 +117,20 @@ func ApplyPrimitiveWith(host Host, dev Device, prim *trace.Primitive, params tra
 	}
 	for i, a := range args {
 		if a.Device() != dev {
-			return nil, fmt.Errorf("%s: operand %d is on %s, not %s", prim.Name, i, a.Device(), dev)
+			return nil, nil, fmt.Errorf("%s: operand %d is on %s, not %s", prim.Name, i, a.Device(), dev)
 		}
 		in = append(in, a.AVal())
 	}
-	exe, _, err := PreparePrimitive(dev, prim, params, in)
+	exe, out, err := PreparePrimitive(dev, prim, params, in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return exe.Execute(args, host)
+	if x, ok := exe.(ExecutableOne); ok && len(out) == 1 {
+		one, err = x.ExecuteOne(args, host)
+		return one, nil, err
+	}
+	all, err = exe.Execute(args, host)
+	return nil, all, err
 }
 
 // PreparePrimitive returns the cached executable of one primitive applied to
@@ -111,10 +138,7 @@ func ApplyPrimitiveWith(host Host, dev Device, prim *trace.Primitive, params tra
 // the eager path of an operation whose operands are still being computed,
 // which runs later (asynchronously) once they are.
 func PreparePrimitive(dev Device, prim *trace.Primitive, params trace.Params, in []trace.AVal) (Executable, []trace.AVal, error) {
-	buf := keyBuffers.Get().(*[]byte)
-	*buf = appendEagerKey((*buf)[:0], prim, params, in, dev)
-	e := eagerEntryFor(*buf)
-	keyBuffers.Put(buf)
+	e := eagerEntryOf(dev, prim, params, in)
 	if !e.compiled.Load() {
 		e.compile(dev, prim, params, in)
 	}
@@ -122,6 +146,78 @@ func PreparePrimitive(dev Device, prim *trace.Primitive, params trace.Params, in
 		return nil, nil, e.err
 	}
 	return e.exe, e.out, nil
+}
+
+// eagerEntryOf finds the cache entry of a signature: in the recent table
+// when the primitive has no params (most ufuncs), else by its key text.
+func eagerEntryOf(dev Device, prim *trace.Primitive, params trace.Params, in []trace.AVal) *eagerEntry {
+	slot := -1
+	if len(params) == 0 {
+		slot = recentSlot(prim, in)
+		if r := recentEager[slot].Load(); r != nil && r.matches(dev, prim, in) {
+			return r.entry
+		}
+	}
+	buf := keyBuffers.Get().(*[]byte)
+	*buf = appendEagerKey((*buf)[:0], prim, params, in, dev)
+	e := eagerEntryFor(*buf)
+	keyBuffers.Put(buf)
+	if slot >= 0 {
+		r := &recentSignature{dev: dev, prim: prim, in: make([]trace.AVal, len(in)), entry: e}
+		for i, a := range in {
+			r.in[i] = trace.AVal{Shape: a.Shape.Clone(), DType: a.DType, Weak: a.Weak}
+		}
+		recentEager[slot].Store(r)
+	}
+	return e
+}
+
+// recentEager maps the signatures of parameterless primitives, hashed, to
+// their cache entries: a script's eager ops repeat a few signatures, and
+// comparing one directly costs a fraction of building its key text and
+// hashing that under a lock. A slot holds the last signature hashed to
+// it; another one's miss replaces it (the key map still has both).
+var recentEager [256]atomic.Pointer[recentSignature]
+
+// A recentSignature is an eager signature and its entry; never modified
+// once stored.
+type recentSignature struct {
+	dev   Device
+	prim  *trace.Primitive
+	in    []trace.AVal
+	entry *eagerEntry
+}
+
+func (r *recentSignature) matches(dev Device, prim *trace.Primitive, in []trace.AVal) bool {
+	if r.prim != prim || r.dev != dev || len(r.in) != len(in) {
+		return false
+	}
+	for i, a := range in {
+		if !r.in[i].Equal(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// recentSlot hashes a primitive and its operand types (FNV-1a over the
+// primitive's address, each dtype, weak flag and dimension).
+func recentSlot(prim *trace.Primitive, in []trace.AVal) int {
+	h := uint64(14695981039346656037)
+	mix := func(v uint64) { h = (h ^ v) * 1099511628211 }
+	mix(uint64(uintptr(unsafe.Pointer(prim))))
+	for _, a := range in {
+		v := uint64(a.DType) << 1
+		if a.Weak {
+			v |= 1
+		}
+		mix(v)
+		mix(uint64(len(a.Shape)))
+		for _, d := range a.Shape {
+			mix(uint64(d))
+		}
+	}
+	return int((h ^ h>>32) % uint64(len(recentEager)))
 }
 
 // compile fills the entry once. It copies in, which may live on the

@@ -101,6 +101,9 @@ func TestApplyPrimitiveCompilesOncePerSignature(t *testing.T) {
 	eagerCache.Lock()
 	clear(eagerCache.m)
 	eagerCache.Unlock()
+	for i := range recentEager {
+		recentEager[i].Store(nil)
+	}
 	before := fake.compiles.Load()
 	for i := 0; i < 3; i++ {
 		out, err := ApplyPrimitive(dev, neg, nil, []Buffer{in})

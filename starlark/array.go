@@ -20,12 +20,13 @@ type Array struct {
 	tr   *tracer    // set for a traced array (see tracer.go)
 	// fut is set for a result of a program still running or queued
 	// (async.go): its buffer is fut.outs[futIndex] once fut is done.
-	fut      *pending
-	futIndex int
+	fut *pending
 	// donatedTo names the jitted function this array's buffer was donated
 	// to (donate_argnums): the array is deleted and its buffer may hold
-	// that call's results. Empty for a live array.
-	donatedTo string
+	// that call's results. Nil for a live array. (A pointer and an int32
+	// index keep an Array in 80 bytes: eager results are made per op.)
+	donatedTo *string
+	futIndex  int32
 	// shared marks an array whose buffer another array may also hold (an
 	// eager or jitted result returned its operand's buffer, or a trace
 	// captured it): donating it donates a copy, so the other stays intact.
@@ -71,8 +72,8 @@ func (a *Array) Device() jit.Device {
 // function. Every read of an array's buffer (operations, jit arguments,
 // host reads, constants captured by a trace) checks it first.
 func (a *Array) live() error {
-	if a.donatedTo != "" {
-		return fmt.Errorf("Array has been deleted: it was donated to %s", a.donatedTo)
+	if a.donatedTo != nil {
+		return fmt.Errorf("Array has been deleted: it was donated to %s", *a.donatedTo)
 	}
 	return nil
 }

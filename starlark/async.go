@@ -182,7 +182,7 @@ func operandsOf(arrays []*Array) []jit.Operand {
 // operand is the array as an operand of a dispatched program.
 func (a *Array) operand() jit.Operand {
 	if a.fut != nil {
-		return jit.Operand{Fut: a.fut.fut, Index: a.futIndex}
+		return jit.Operand{Fut: a.fut.fut, Index: int(a.futIndex)}
 	}
 	return jit.Operand{Buf: a.buf}
 }
@@ -240,7 +240,7 @@ func suspendTrace(th *starlark.Thread, fn func()) {
 
 // newPendingArray is result i of a dispatched program.
 func newPendingArray(p *pending, i int, aval trace.AVal) *Array {
-	return &Array{aval: aval, fut: p, futIndex: i}
+	return &Array{aval: aval, fut: p, futIndex: int32(i)}
 }
 
 // buffer returns the array's buffer, waiting for the program computing it.
@@ -252,7 +252,7 @@ func (a *Array) buffer() (jit.Buffer, error) {
 	if err := a.fut.wait(); err != nil {
 		return nil, err
 	}
-	return a.fut.fut.Output(a.futIndex)
+	return a.fut.fut.Output(int(a.futIndex))
 }
 
 // readyEvent is the event an operation on the array must wait for, or nil
@@ -270,7 +270,7 @@ func (a *Array) readyBuffer() (jit.Buffer, error) {
 	if a.fut == nil {
 		return a.buf, nil
 	}
-	return a.fut.fut.Output(a.futIndex)
+	return a.fut.fut.Output(int(a.futIndex))
 }
 
 // dispatch runs a program asynchronously on dev for thread th once every

@@ -18,6 +18,13 @@ func Bind(prim string, params trace.Params, args ...*Array) ([]*Array, error) {
 // bind is Bind; when first is set, an eager result list is not built: the
 // first result is stored there instead (Bind1's case, the common one).
 func bind(prim string, params trace.Params, args []*Array, first **Array) ([]*Array, error) {
+	if dev := readyDevice(args); dev != nil {
+		p := trace.Lookup(prim)
+		if p == nil {
+			return nil, fmt.Errorf("internal error: unknown primitive %q", prim)
+		}
+		return bindReady(dev, p, params, args, first)
+	}
 	for _, a := range args {
 		if a.aval.DType == trace.Float0 {
 			return nil, float0Error(prim)
@@ -80,9 +87,44 @@ func bindOn(dev jit.Device, prim string, params trace.Params, args []*Array, fir
 		}
 		return bindLater(dev, p, params, args)
 	}
-	outs, passed, err := applyReady(dev, p, params, args)
+	return bindReady(dev, p, params, args, first)
+}
+
+// readyDevice is the device of operands that are all computed, live,
+// untraced, not float0 and on that one device, while no trace is running
+// anywhere: the commonest eager case, which needs none of bind's other
+// checks. Nil otherwise (and for no operands).
+func readyDevice(args []*Array) jit.Device {
+	if len(args) == 0 || activeTraces.Load() != 0 {
+		return nil
+	}
+	var dev jit.Device
+	for _, a := range args {
+		if a.tr != nil || a.fut != nil || a.donatedTo != nil || a.aval.DType == trace.Float0 {
+			return nil
+		}
+		if d := a.buf.Device(); dev == nil {
+			dev = d
+		} else if d != dev {
+			return nil
+		}
+	}
+	return dev
+}
+
+// bindReady runs p eagerly on computed arrays.
+func bindReady(dev jit.Device, p *trace.Primitive, params trace.Params, args []*Array, first **Array) ([]*Array, error) {
+	one, outs, passed, err := applyReady(dev, p, params, args)
 	if err != nil {
 		return nil, err
+	}
+	if one != nil {
+		a := resultArray(one, passed&1 != 0)
+		if first != nil {
+			*first = a
+			return nil, nil
+		}
+		return []*Array{a}, nil
 	}
 	if first != nil && len(outs) > 0 {
 		*first = resultArray(outs[0], passed&1 != 0)
@@ -107,10 +149,11 @@ func resultArray(b jit.Buffer, shared bool) *Array {
 // executable, which keep nothing of them once it returns.
 var operandBuffers = sync.Pool{New: func() any { return new([]jit.Buffer) }}
 
-// applyReady runs p on the buffers of computed arrays. passed has bit i set
-// when result i is an operand's buffer passed through; those operands are
-// marked shared here.
-func applyReady(dev jit.Device, p *trace.Primitive, params trace.Params, args []*Array) (outs []jit.Buffer, passed uint64, err error) {
+// applyReady runs p on the buffers of computed arrays: the result of a
+// primitive with one is one, the results of any other are outs. passed has
+// bit i set when result i is an operand's buffer passed through; those
+// operands are marked shared here.
+func applyReady(dev jit.Device, p *trace.Primitive, params trace.Params, args []*Array) (one jit.Buffer, outs []jit.Buffer, passed uint64, err error) {
 	held := operandBuffers.Get().(*[]jit.Buffer)
 	bufs := (*held)[:0]
 	defer func() {
@@ -122,16 +165,16 @@ func applyReady(dev jit.Device, p *trace.Primitive, params trace.Params, args []
 	for _, a := range args {
 		b, err := a.buffer() // a failed computation's error
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		bufs = append(bufs, b)
 		elements = max(elements, b.AVal().Size())
 	}
-	outs, err = jit.ApplyPrimitiveWith(eagerHost(elements), dev, p, params, bufs)
+	one, outs, err = jit.ApplyPrimitiveOne(eagerHost(elements), dev, p, params, bufs)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
-	for i, b := range outs {
+	markPassed := func(i int, b jit.Buffer) {
 		for k, a := range args {
 			if bufs[k] == b {
 				a.shared = true
@@ -141,7 +184,13 @@ func applyReady(dev jit.Device, p *trace.Primitive, params trace.Params, args []
 			}
 		}
 	}
-	return outs, passed, nil
+	if one != nil {
+		markPassed(0, one)
+	}
+	for i, b := range outs {
+		markPassed(i, b)
+	}
+	return one, outs, passed, nil
 }
 
 // bindLater is the eager path of an operation whose operands are still

@@ -172,10 +172,15 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	}
 	// Donated arguments are deleted at dispatch, as in JAX, whether or not
 	// the plan could write a result into them.
+	var name *string
 	for i, d := range c.Donate {
 		if d && orig[i] != nil {
-			orig[i].donatedTo = j.Name()
-			leaves[i].donatedTo = j.Name()
+			if name == nil {
+				n := j.Name()
+				name = &n
+			}
+			orig[i].donatedTo = name
+			leaves[i].donatedTo = name
 		}
 	}
 	outVars := c.Program.Jaxpr.OutVars

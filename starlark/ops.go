@@ -36,7 +36,16 @@ func RegisterBinaryUfunc(name string, f BinaryFunc) {
 		panic("binary ufunc registered twice: " + name)
 	}
 	binaryUfuncs[name] = f
+	for op, n := range operatorUfuncs {
+		if n == name {
+			operatorFuncs[op] = f
+		}
+	}
 }
+
+// operatorFuncs is operatorUfuncs resolved, indexed by token: an operator
+// on arrays finds its ufunc without two map lookups.
+var operatorFuncs [128]BinaryFunc
 
 // operatorUfuncs maps Starlark's binary operator tokens (and the dialect's
 // ** and comparisons, offered through the same interface) to ufunc names.
@@ -75,12 +84,11 @@ func isOperand(v starlark.Value) bool {
 // on arrays. It declines (nil, nil) operands that are not arrays or numbers,
 // so Starlark reports "unknown binary op".
 func (a *Array) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
-	name, ok := operatorUfuncs[op]
-	if !ok || !isOperand(y) {
+	if op < 0 || !isOperand(y) {
 		return nil, nil
 	}
-	f, ok := binaryUfuncs[name]
-	if !ok {
+	f := operatorFuncs[op]
+	if f == nil {
 		return nil, nil
 	}
 	if side == starlark.Left {

@@ -162,6 +162,17 @@ func PromoteArg(fn string, p Promotion, x starlark.Value) (*Array, error) {
 // the path of every binary operator, kept free of allocations beyond the
 // arrays it makes.
 func PromoteArgs2(fn string, p Promotion, x, y starlark.Value) (*Array, *Array, error) {
+	// Two strongly typed arrays of one dtype and shape, the commonest eager
+	// case: their result type is theirs (trace.ResultType), and only the
+	// promotion may change it.
+	if a, ok := x.(*Array); ok {
+		if b, ok := y.(*Array); ok && a.aval.DType == b.aval.DType && a.aval.DType.IsArray() && !a.aval.Weak && !b.aval.Weak &&
+			a.aval.Shape.Equal(b.aval.Shape) {
+			if t := p.Apply(a.aval.Type()); t == a.aval.Type() {
+				return a, b, nil
+			}
+		}
+	}
 	if err := CheckArraylike(fn, x, y); err != nil {
 		return nil, nil, err
 	}

@@ -35,24 +35,45 @@ func gemmF64AVX2x8(kc int, a *float64, lda int, b *float64, ldb int, c *float64,
 //go:noescape
 func gemvF32AVX512x16(blocks int, x *float32, ldx int, v, out *float32)
 
+//go:noescape
+func gemvF32AVX8(blocks int, x *float32, ldx int, v, out *float32)
+
+// gemvRows is how many rows the matrix-vector kernel takes at a time: 16
+// with AVX-512, 8 with AVX, 0 without either (tests narrow it).
+var gemvRows = func() int {
+	switch {
+	case xcpu.X86.HasAVX512F:
+		return 16
+	case xcpu.X86.HasAVX:
+		return 8
+	}
+	return 0
+}()
+
 // gemvAsm computes the row sums of dotRowsContiguous for a prefix of the
-// rows, 16 at a time, in assembly, and returns how many rows it did (0
-// for other types or without AVX-512). The assembly sums whole blocks of
-// 16 contracting indices; the rest of each row is added here, in order.
+// rows, gemvRows at a time, in assembly, and returns how many rows it did
+// (0 for other types or without AVX). The assembly sums whole blocks of
+// gemvRows contracting indices; the rest of each row is added here, in
+// order.
 func gemvAsm[T any](x []T, starts dotOffsets, k int, v, out []T) int {
 	o, ok := any(out).([]float32)
-	if !ok || !gemmHasAVX512 || starts.table != nil || k < 16 {
+	n := gemvRows
+	if !ok || n == 0 || starts.table != nil || k < n {
 		return 0
 	}
+	kernel := gemvF32AVX8
+	if n == 16 {
+		kernel = gemvF32AVX512x16
+	}
 	xs, vs := any(x).([]float32), any(v).([]float32)[:k]
-	rows, blocks, ld := starts.n&^15, k/16, starts.stride
-	for r := 0; r < rows; r += 16 {
+	rows, blocks, ld := starts.n/n*n, k/n, starts.stride
+	for r := 0; r < rows; r += n {
 		row0 := starts.at(r)
-		_, _ = xs[row0+15*ld+k-1], o[r+15]
-		gemvF32AVX512x16(blocks, &xs[row0], ld, &vs[0], &o[r])
-		for i := range 16 {
+		_, _ = xs[row0+(n-1)*ld+k-1], o[r+n-1]
+		kernel(blocks, &xs[row0], ld, &vs[0], &o[r])
+		for i := range n {
 			acc, row := o[r+i], xs[row0+i*ld:][:k]
-			for kk := blocks * 16; kk < k; kk++ {
+			for kk := blocks * n; kk < k; kk++ {
 				acc += float32(row[kk] * vs[kk])
 			}
 			o[r+i] = acc
@@ -129,8 +150,6 @@ func outerRowsAsm[T any](out, y, a []T, aStride, rows int) int {
 func dotCPUID(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 
 func dotXGETBV() (eax, edx uint32)
-
-var gemmHasAVX512 = xcpu.X86.HasAVX512F
 
 // The kernels this machine can run, widest first.
 var gemmFloat32Available, gemmFloat64Available = detectGemmKernels()

@@ -84,7 +84,8 @@ func Generate() []byte {
 	for _, k := range Kernels {
 		k.write(&b)
 	}
-	writeGemv(&b)
+	writeGemv(&b, 16)
+	writeGemv(&b, 8)
 	return []byte(b.String())
 }
 

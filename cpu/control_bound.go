@@ -46,8 +46,16 @@ type boundStep struct {
 	in, out []*Buffer
 	counter *loopCounter
 	compare *loopCompare
+	copy    *loopCopy
 	native  *boundNative
 }
+
+// A loopCopy copies a body's result into its scan row when the body
+// computed it elsewhere (a carry that is also a y, an xs row passed
+// through): what bodyRun's callers copy after each run.
+type loopCopy struct{ src, dst *Buffer }
+
+func (c *loopCopy) run() { copy(c.dst.data, c.src.data) }
 
 // A loopCounter is a step computing out = in + add on one integer element
 // of 4 or 8 bytes: the wrapping addition the portable kernel performs.
@@ -332,6 +340,8 @@ func (bb *boundBody) run(i int, stop stopSignal) {
 		st.counter.run()
 	case st.compare != nil:
 		st.compare.run()
+	case st.copy != nil:
+		st.copy.run()
 	case st.native != nil:
 		st.native.run()
 	default:
@@ -379,8 +389,12 @@ func (r *controlRunner) scanBound(body *bodyRun, cur []*Buffer, xrows, yrows []B
 		return false, nil
 	}
 	for i := range yrows {
-		if bb.res[r.carry+i] != &yrows[i] {
-			return false, nil
+		if res := bb.res[r.carry+i]; res != &yrows[i] {
+			if !res.aval.Equal(yrows[i].aval) {
+				return false, nil
+			}
+			bb.steps = append(bb.steps, boundStep{copy: &loopCopy{src: res, dst: &yrows[i]}})
+			bb.work += 8 + len(res.data)/8
 		}
 	}
 	stop := stopSignal(done)

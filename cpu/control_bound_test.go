@@ -141,6 +141,25 @@ func TestCompiledScansWithRows(t *testing.T) {
 			return jb.build(scanOver(jb, bd, 13, reverse, 0, 1, cv, xv)...)
 		}, wayTrampoline, xs, c)
 	}
+	// ys that the body computes elsewhere are copied into their rows: the
+	// new carry as y (a cumulative scan), an xs row passed through.
+	for _, reverse := range []bool{false, true} {
+		checkLoop(t, "carry as y", func(jb *jaxprBuilder) *trace.Jaxpr {
+			xv, cv := jb.input(trace.Float32, 13, 20), jb.input(trace.Float32, 20)
+			bd := body(t, []trace.AVal{f32s(20), f32s(20)}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+				next := ib.bind("add", nil, ib.bind("mul", nil, in[0], lit(ib, 0.5, trace.Float32)), in[1])
+				return []trace.Atom{next, next}
+			})
+			return jb.build(scanOver(jb, bd, 13, reverse, 0, 1, cv, xv)...)
+		}, wayTrampoline, xs, c)
+		checkLoop(t, "xs row as y", func(jb *jaxprBuilder) *trace.Jaxpr {
+			xv, cv := jb.input(trace.Float32, 13, 20), jb.input(trace.Float32, 20)
+			bd := body(t, []trace.AVal{f32s(20), f32s(20)}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+				return []trace.Atom{affine(ib, in[0], 0.5, 2), in[1]}
+			})
+			return jb.build(scanOver(jb, bd, 13, reverse, 0, 1, cv, xv)...)
+		}, wayTrampoline, xs, c)
+	}
 	// sin of rows beyond the range its vector code covers: the code flags
 	// those iterations and the portable path computes them.
 	vals := make([]any, 9*16)

@@ -95,6 +95,7 @@ const (
 	callCount32 = 1 // *args[1] = *args[0] + add, 4 bytes
 	callCount64 = 2 // the same, 8 bytes
 	callCompare = 3 // *args[2] = outcome of *args[0] against *args[1], of compare kind sub, is in mask add
+	callCopy    = 4 // copy args[2] bytes from *args[0] to *args[1]
 )
 
 type loopCall struct {
@@ -195,6 +196,15 @@ func nativeLoopOf(cond *boundBody, pred *Buffer, body *boundBody, isMoving func(
 			}
 			l.operands[i] = [3]uintptr{dataAddress(c.a), dataAddress(c.b), dataAddress(c.out)}
 			l.calls = append(l.calls, loopCall{kind: callCompare, args: &l.operands[i][0], add: c.mask, sub: c.kind})
+		case st.copy != nil:
+			c := st.copy
+			l.operands[i] = [3]uintptr{dataAddress(c.src), dataAddress(c.dst), uintptr(len(c.dst.data))}
+			for w, b := range []*Buffer{c.src, c.dst} {
+				if isMoving(b) {
+					l.bumps = append(l.bumps, loopBump{word: &l.operands[i][w], delta: uintptr(strides[b])})
+				}
+			}
+			l.calls = append(l.calls, loopCall{kind: callCopy, args: &l.operands[i][0]})
 		default:
 			return nil
 		}

@@ -50,6 +50,8 @@ notCode:
 	JEQ  count32
 	CMPQ AX, $const_callCount64
 	JEQ  count64
+	CMPQ AX, $const_callCopy
+	JEQ  copy
 	MOVQ 0(DI), SI
 	MOVQ 8(DI), DX
 	MOVQ loopCall_sub(BX), AX
@@ -144,6 +146,13 @@ count64:
 	MOVQ (SI), AX
 	ADDQ loopCall_add(BX), AX
 	MOVQ AX, (DX)
+	JMP  next
+
+copy:
+	MOVQ 0(DI), SI
+	MOVQ 16(DI), CX
+	MOVQ 8(DI), DI
+	REP; MOVSB
 	JMP  next
 
 phaseEnd:

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
+	"slices"
 	"unsafe"
 
 	"github.com/jaxsh/jaxsh/jit"
@@ -360,21 +361,62 @@ func (bb *boundBody) runAll(stop stopSignal) {
 // microseconds.
 const loopCheckWork = 1 << 17
 
-// inPlace reports whether the body leaves every carry where it was.
-func (bb *boundBody) inPlace(cur []*Buffer) bool {
-	for i, c := range cur {
-		r := bb.res[i]
-		if r != c && (len(c.data) > 0 && (len(r.data) != len(c.data) || unsafe.SliceData(r.data) != unsafe.SliceData(c.data))) {
-			return false
+// A bound loop's carries live in two sets of buffers: at even iterations
+// the body reads sets[0] and writes the next values of carries with a
+// spare (bodyRun.into) into sets[1], updating the others in place; at odd
+// iterations the other way round. Without spares the sets are the same and
+// one binding serves every iteration.
+func carrySets(br *bodyRun, cur []*Buffer) (sets [2][]*Buffer, swaps bool) {
+	sets[0], sets[1] = cur, slices.Clone(cur)
+	for i := range cur {
+		if s := br.into[i]; s != nil {
+			sets[1][i], swaps = s, true
 		}
 	}
-	return true
+	return sets, swaps
+}
+
+// bindCarries binds br reading the carries of sets[p] at br.args[off:],
+// or returns nil when it does not bind or leaves the next value of a carry
+// without a spare elsewhere. A next value the body returns from elsewhere
+// than the spare (another carry, a constant) is copied into the spare, as
+// bodyRun.advance copies it; those copies come back apart, to run after
+// any other copy the loop adds.
+func bindCarries(br *bodyRun, off int, sets [2][]*Buffer, p int, isMoving func(*Buffer) bool) (*boundBody, []boundStep) {
+	spares := slices.Clone(br.into[:len(sets[p])])
+	defer copy(br.into, spares)
+	copy(br.args[off:], sets[p])
+	for i := range spares {
+		if spares[i] != nil {
+			br.into[i] = sets[1-p][i]
+		}
+	}
+	bb := bindBody(br, isMoving)
+	if bb == nil {
+		return nil, nil
+	}
+	var copies []boundStep
+	for i, c := range sets[p] {
+		if spares[i] != nil {
+			c = sets[1-p][i]
+		}
+		r := bb.res[i]
+		if r == c || len(c.data) == 0 || sameMemory(r, c) {
+			continue
+		}
+		if spares[i] == nil || len(r.data) != len(c.data) {
+			return nil, nil
+		}
+		copies = append(copies, boundStep{copy: &loopCopy{src: r, dst: c}})
+		bb.work += 8 + len(c.data)/8
+	}
+	return bb, copies
 }
 
 // scanBound runs a scan whose body binds, from the state runScan set up
-// (rows points the xs and ys rows at iteration it's). It reports false,
-// having run nothing, when the body does not bind or leaves a carry
-// elsewhere.
+// (rows points the xs and ys rows at iteration it's), leaving the final
+// carries in cur. It reports false, having run nothing, when the body does
+// not bind.
 func (r *controlRunner) scanBound(body *bodyRun, cur []*Buffer, xrows, yrows []Buffer, length int, rows func(it int), done <-chan struct{}, host jit.Host) (bool, error) {
 	if length == 0 || !compiledLoops() {
 		return false, nil
@@ -384,30 +426,36 @@ func (r *controlRunner) scanBound(body *bodyRun, cur []*Buffer, xrows, yrows []B
 		body.into[r.carry+i] = &yrows[i]
 	}
 	moving := func(b *Buffer) bool { return isElementOf(b, xrows) || isElementOf(b, yrows) }
-	bb := bindBody(body, moving)
-	if bb == nil || !bb.inPlace(cur) {
-		return false, nil
-	}
-	for i := range yrows {
-		if res := bb.res[r.carry+i]; res != &yrows[i] {
-			if !res.aval.Equal(yrows[i].aval) {
-				return false, nil
-			}
-			bb.steps = append(bb.steps, boundStep{copy: &loopCopy{src: res, dst: &yrows[i]}})
-			bb.work += 8 + len(res.data)/8
+	sets, swaps := carrySets(body, cur)
+	var bbs []*boundBody
+	for p := range parities(swaps) {
+		bb, copies := bindCarries(body, r.bconsts, sets, p, moving)
+		if bb == nil {
+			return false, nil
 		}
+		for i := range yrows {
+			if res := bb.res[r.carry+i]; res != &yrows[i] {
+				if !res.aval.Equal(yrows[i].aval) {
+					return false, nil
+				}
+				bb.steps = append(bb.steps, boundStep{copy: &loopCopy{src: res, dst: &yrows[i]}})
+				bb.work += 8 + len(res.data)/8
+			}
+		}
+		bb.steps = append(bb.steps, copies...)
+		bbs = append(bbs, bb)
 	}
 	stop := stopSignal(done)
-	it := 0
-	loop := nativeLoopOf(nil, nil, bb, moving, rowStrides(xrows, yrows, length, r.eqn.Params.Bool("reverse")))
-	if loopTrampolineOff {
-		loop = nil
+	var loop *nativeLoop
+	if !swaps && !loopTrampolineOff {
+		loop = nativeLoopOf(nil, nil, bbs[0], moving, rowStrides(xrows, yrows, length, r.eqn.Params.Bool("reverse")))
 	}
 	if compiledLoopHook != nil {
 		compiledLoopHook(loop != nil)
 	}
 	if loop != nil {
-		for it < length {
+		bb := bbs[0]
+		for it := 0; it < length; {
 			if err := cancelled(done, host); err != nil {
 				return true, err
 			}
@@ -429,44 +477,64 @@ func (r *controlRunner) scanBound(body *bodyRun, cur []*Buffer, xrows, yrows []B
 		}
 		return true, nil
 	}
-	every := max(1, loopCheckWork/max(1, bb.work))
+	every := max(1, loopCheckWork/max(1, bbs[0].work))
 	for it := range length {
 		if it%every == 0 {
 			if err := cancelled(done, host); err != nil {
 				return true, err
 			}
 		}
+		bb := bbs[it%len(bbs)]
 		rows(it)
 		bb.refresh()
 		bb.runAll(stop)
 	}
+	copy(cur, sets[length%len(bbs)])
 	return true, nil
 }
 
+// parities is the number of bindings a loop needs: two when carries swap
+// with spares.
+func parities(swaps bool) int {
+	if swaps {
+		return 2
+	}
+	return 1
+}
+
 // whileBound runs a while loop whose condition and body bind, from the
-// state runWhile set up; like scanBound it reports false when they do not.
+// state runWhile set up, leaving the final carries in cur; like scanBound
+// it reports false when they do not bind.
 func (r *controlRunner) whileBound(cond, body *bodyRun, cur []*Buffer, done <-chan struct{}, host jit.Host) (bool, error) {
 	if !compiledLoops() {
 		return false, nil
 	}
-	cb := bindBody(cond, nil)
-	if cb == nil {
+	sets, swaps := carrySets(body, cur)
+	var cbs, bbs []*boundBody
+	for p := range parities(swaps) {
+		copy(cond.args[r.cconsts:], sets[p])
+		cb := bindBody(cond, nil)
+		bb, copies := bindCarries(body, r.bconsts, sets, p, nil)
+		if cb == nil || bb == nil {
+			return false, nil
+		}
+		bb.steps = append(bb.steps, copies...)
+		cbs, bbs = append(cbs, cb), append(bbs, bb)
+	}
+	pred := cbs[0].res[len(cbs[0].res)-1]
+	if len(cbs) > 1 && !sameMemory(pred, cbs[1].res[len(cbs[1].res)-1]) {
 		return false, nil
 	}
-	bb := bindBody(body, nil)
-	if bb == nil || !bb.inPlace(cur) {
-		return false, nil
-	}
-	pred := cb.res[len(cb.res)-1]
 	stop := stopSignal(done)
-	loop := nativeLoopOf(cb, pred, bb, nil, nil)
-	if loopTrampolineOff {
-		loop = nil
+	var loop *nativeLoop
+	if !swaps && !loopTrampolineOff {
+		loop = nativeLoopOf(cbs[0], pred, bbs[0], nil, nil)
 	}
 	if compiledLoopHook != nil {
 		compiledLoopHook(loop != nil)
 	}
 	if loop != nil {
+		cb, bb := cbs[0], bbs[0]
 		for {
 			if err := cancelled(done, host); err != nil {
 				return true, err
@@ -498,19 +566,26 @@ func (r *controlRunner) whileBound(cond, body *bodyRun, cur []*Buffer, done <-ch
 			}
 		}
 	}
-	every := max(1, loopCheckWork/max(1, bb.work+cb.work))
+	every := max(1, loopCheckWork/max(1, bbs[0].work+cbs[0].work))
+	p := 0
 	for it := 0; ; it++ {
 		if it%every == 0 {
 			if err := cancelled(done, host); err != nil {
 				return true, err
 			}
 		}
-		cb.runAll(stop)
+		cbs[p].runAll(stop)
 		if pred.data[0] == 0 {
+			copy(cur, sets[p])
 			return true, nil
 		}
-		bb.runAll(stop)
+		bbs[p].runAll(stop)
+		p = (p + 1) % len(bbs)
 	}
+}
+
+func sameMemory(a, b *Buffer) bool {
+	return len(a.data) == len(b.data) && unsafe.SliceData(a.data) == unsafe.SliceData(b.data)
 }
 
 func isElementOf(b *Buffer, bs []Buffer) bool {

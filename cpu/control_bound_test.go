@@ -234,17 +234,57 @@ func TestCompiledWhileLoops(t *testing.T) {
 	}
 }
 
-// Loops the compiled path does not take still run, per iteration.
+// Carries whose next values go to spares (the plan cannot update them in
+// place) alternate between two bindings, bound from Go.
+func TestCompiledLoopsWithSwappingCarries(t *testing.T) {
+	f64 := trace.AVal{Shape: trace.Shape{}, DType: trace.Float64}
+	for _, steps := range []int{1, 12, 13} {
+		checkLoop(t, "fibonacci", func(jb *jaxprBuilder) *trace.Jaxpr {
+			a, b := jb.input(trace.Float64), jb.input(trace.Float64)
+			bd := body(t, []trace.AVal{f64, f64}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+				return []trace.Atom{in[1], ib.bind("add", nil, in[0], in[1])}
+			})
+			return jb.build(scanOver(jb, bd, steps, false, 0, 2, a, b)...)
+		}, wayBound, bufferOf(t, trace.Float64, []int{}, 0.0), bufferOf(t, trace.Float64, []int{}, 1.0))
+	}
+	rng := rand.New(rand.NewPCG(20, 6))
+	xs := randomBuffer(t, rng, trace.Float32, true, 13, 20)
+	c := randomBuffer(t, rng, trace.Float32, true, 20)
+	for _, reverse := range []bool{false, true} {
+		checkLoop(t, "exclusive cumulative sum", func(jb *jaxprBuilder) *trace.Jaxpr {
+			xv, cv := jb.input(trace.Float32, 13, 20), jb.input(trace.Float32, 20)
+			bd := body(t, []trace.AVal{f32s(20), f32s(20)}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+				return []trace.Atom{ib.bind("add", nil, in[0], in[1]), in[0]}
+			})
+			return jb.build(scanOver(jb, bd, 13, reverse, 0, 1, cv, xv)...)
+		}, wayBound, xs, c)
+	}
+	for _, limit := range []float64{0.5, 1, 2, 100, 1e6} {
+		checkLoop(t, "while b < limit: a, b = b, a + b", func(jb *jaxprBuilder) *trace.Jaxpr {
+			lv := jb.input(trace.Float64)
+			cond := body(t, []trace.AVal{f64, f64, f64}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+				return []trace.Atom{ib.bind("lt", nil, in[2], in[0])}
+			})
+			bd := body(t, []trace.AVal{f64, f64}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+				return []trace.Atom{in[1], ib.bind("add", nil, in[0], in[1])}
+			})
+			return jb.build(jb.bindAll("while", trace.Params{"cond_jaxpr": cond, "cond_nconsts": 1, "body_jaxpr": bd, "body_nconsts": 0},
+				lv, jb.lit(0.0, trace.Float64), jb.lit(1.0, trace.Float64))...)
+		}, wayBound, bufferOf(t, trace.Float64, []int{}, limit))
+	}
+}
+
+// Loops the compiled path does not take still run, per iteration: a body
+// with a step that is not a fused kernel.
 func TestLoopsLeftPerIteration(t *testing.T) {
-	// Carries that swap need spares: (a, b) -> (b, a + b).
-	checkLoop(t, "fibonacci", func(jb *jaxprBuilder) *trace.Jaxpr {
-		a, b := jb.input(trace.Float64), jb.input(trace.Float64)
-		f64 := trace.AVal{Shape: trace.Shape{}, DType: trace.Float64}
-		bd := body(t, []trace.AVal{f64, f64}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
-			return []trace.Atom{in[1], ib.bind("add", nil, in[0], in[1])}
+	xs := randomBuffer(t, rand.New(rand.NewPCG(20, 7)), trace.Float32, true, 5, 6)
+	checkLoop(t, "cumsum in the body", func(jb *jaxprBuilder) *trace.Jaxpr {
+		xv := jb.input(trace.Float32, 5, 6)
+		bd := body(t, []trace.AVal{f32s(6), f32s(6)}, func(ib *jaxprBuilder, in []*trace.Var) []trace.Atom {
+			return []trace.Atom{ib.bind("add", nil, in[0], ib.bind("cumsum", trace.Params{"axis": 0, "reverse": false}, in[1]))}
 		})
-		return jb.build(scanOver(jb, bd, 50, false, 0, 2, a, b)...)
-	}, wayPerIteration, bufferOf(t, trace.Float64, []int{}, 0.0), bufferOf(t, trace.Float64, []int{}, 1.0))
+		return jb.build(scanOver(jb, bd, 5, false, 0, 1, jb.broadcast(lit(jb, 0, trace.Float32), []int{6}), xv)...)
+	}, wayPerIteration, xs)
 }
 
 // A long compiled loop stops soon after its cancellation: the trampoline

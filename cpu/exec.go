@@ -283,7 +283,9 @@ func (b *backend) Compile(p *jit.Program, d jit.Device) (jit.Executable, error) 
 				return nil, fmt.Errorf("cpu: no kernel for primitive %s", e.Prim.Name)
 			}
 			st := step{eqn: e, fn: fn, host: hostFn, zero: !writesEveryElement[e.Prim.Name]}
-			if k, ok := preparedElementwise(e); ok {
+			if r, k := eagerNative(e); r != nil {
+				st.fused, st.kernel, st.overwrites = r, k, true
+			} else if k, ok := preparedElementwise(e); ok {
 				st.block = &k
 			}
 			if err := addStep(st, e.In, e.Out); err != nil {

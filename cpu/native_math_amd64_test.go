@@ -1,12 +1,14 @@
 package cpu
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/jaxsh/jaxsh/jit"
 	"github.com/jaxsh/jaxsh/trace"
 )
 
@@ -254,5 +256,42 @@ func TestNativeTranscendentals64(t *testing.T) {
 		jb := newJaxprBuilder(t)
 		x := jb.input(trace.Float64, many)
 		runBothWays(t, fn+" of ordinary float64s", jb.build(jb.bind(fn, nil, x)), trace.Shape{many}, true, ordinary)
+	}
+}
+
+// A lone transcendental on a large array (an eager jnp call's program: one
+// opaque step) runs as native code, with the block op's bits.
+func TestNativeEagerTranscendentals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const n = 3*eagerNativeMin + 5
+	for _, c := range []struct {
+		fn string
+		dt trace.DType
+	}{{"tanh", trace.Float32}, {"log", trace.Float32}, {"exp", trace.Float32}, {"sin", trace.Float32},
+		{"pow", trace.Float32}, {"exp", trace.Float64}, {"sin", trace.Float64}} {
+		jb := newJaxprBuilder(t)
+		ins := []*trace.Var{jb.input(c.dt, n)}
+		bufs := []*Buffer{randomBuffer(t, rng, c.dt, false, n)}
+		if c.fn == "pow" {
+			ins = append(ins, jb.input(c.dt, n))
+			bufs = append(bufs, randomBuffer(t, rng, c.dt, false, n))
+		}
+		atoms := make([]trace.Atom, len(ins))
+		for i, v := range ins {
+			atoms[i] = v
+		}
+		j := jb.build(jb.bind(c.fn, nil, atoms...))
+		name := fmt.Sprintf("eager %s %s", c.fn, c.dt)
+		if r, _ := eagerNative(j.Eqns[0]); r == nil {
+			t.Fatalf("%s: not compiled natively", name)
+		}
+		p := fusedProgramOf(j, jit.OpaqueKernel, trace.Shape{n})
+		got := execute(t, p, bufs)
+		t.Setenv("JAXSH_CPU_CODEGEN", "0")
+		want := execute(t, p, bufs)
+		t.Setenv("JAXSH_CPU_CODEGEN", "1")
+		if !bytes.Equal(got[0].data, want[0].data) {
+			t.Errorf("%s differs from the block op: %s", name, firstBitDifference(got[0], want[0]))
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/jaxsh/jaxsh/jit"
+	"github.com/jaxsh/jaxsh/trace"
 )
 
 // No code generator for this architecture: fused kernels run on the block
@@ -15,3 +16,5 @@ func compileNative(*jit.Kernel, *loopKernel) (fusedRunner, error) {
 }
 
 func nativeEnabled() bool { return false }
+
+func eagerNative(*trace.Eqn) (fusedRunner, *jit.Kernel) { return nil, nil }

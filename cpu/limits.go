@@ -91,8 +91,7 @@ func (c charge) hold(res []*Buffer, args []*Buffer, recyclable func(p *byte) boo
 			continue
 		}
 		held += n
-		if recyclable(p) {
-			recycleWhenUnreachable(b.data, func() { c.release(n) })
+		if recyclable(p) && recycleWhenUnreachable(b.data, func() { c.release(n) }) {
 			continue
 		}
 		runtime.AddCleanup(p, c.release, n)

@@ -3,7 +3,6 @@ package cpu
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/jaxsh/jaxsh/jit"
@@ -26,43 +25,37 @@ import (
 // storage is unreachable only when every one of them is, which is when the
 // collector runs its finalizer. A recycled block is never in use twice.
 //
-// Blocks handed out this way return only after a collection, and the
-// collector's pace is set by new allocations, which recycled blocks are
-// not: left alone, the pool would run dry and the program would allocate
-// afresh until the heap grew enough for the collector to run. So once the
-// recyclable bytes handed out since the last collection this file asked
-// for exceed what was outstanding before it (at least collectAfterBytes),
-// it asks for another, in the background: the memory waiting to come back
-// stays proportional to what the program really holds, as Go's own
-// pacing keeps it, and a collection is paid for every collectAfterBytes
-// of results rather than every few calls.
+// The memory this takes is bounded: at most maxBytes of storage
+// carries a finalizer or waits in the pool at once; a result beyond that
+// is plain Go memory, collected as any other (a finalized block survives
+// one collection more than plain memory, so finalizers on every result
+// would inflate the heap). And since blocks come back only after a
+// collection, whose pace is set by new allocations, which recycled blocks
+// are not, the pool starts a collection in the background whenever half
+// of maxBytes has been handed out since the last one it started:
+// one collection per that many bytes of results instead of one every few
+// calls, and the pool does not run dry.
 
 // recycledMinBytes is the smallest result buffer recycled: below it Go's
 // allocator is cheap next to the kernels that fill the buffer.
 const recycledMinBytes = 256 << 10
 
-// collectAfterBytes is the least recyclable memory handed out between two
-// collections this file starts.
-const collectAfterBytes = 16 << 20
-
-// recycledMaxBytes bounds the memory waiting in the pool; blocks returned
-// beyond it push out the oldest, which Go then frees.
-var recycledMaxBytes = min(32<<20, jit.Machine.Limit()/32)
-
 // blockPool holds result storage whose last user is gone, oldest first.
 type blockPool struct {
-	mu     sync.Mutex
-	blocks [][]uint64
-	bytes  int64
-
+	mu sync.Mutex
+	// maxBytes bounds the storage handed out with a finalizer and not yet
+	// back, plus the storage waiting in the pool.
+	maxBytes int64
+	blocks   [][]uint64
+	bytes    int64 // in blocks
 	// outstanding is the bytes handed out with a finalizer and not yet
 	// back; sinceCollect those handed out since the last collection the
 	// pool started; collecting is set while one runs.
-	outstanding, sinceCollect atomic.Int64
-	collecting                atomic.Bool
+	outstanding, sinceCollect int64
+	collecting                bool
 }
 
-var recycled blockPool
+var recycled = blockPool{maxBytes: min(64<<20, jit.Machine.Limit()/32)}
 
 // take returns a block of exactly words words from the pool (its contents
 // are stale), or nil.
@@ -82,33 +75,54 @@ func (p *blockPool) take(words int) []uint64 {
 	return nil
 }
 
-// give puts a block back, pushing out the oldest blocks beyond
-// recycledMaxBytes.
+// give puts a block handed out earlier back.
 func (p *blockPool) give(b []uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	n := int64(len(b)) * 8
+	p.outstanding -= n
 	p.blocks = append(p.blocks, b)
-	p.bytes += int64(len(b)) * 8
-	for p.bytes > recycledMaxBytes && len(p.blocks) > 0 {
+	p.bytes += n
+	p.evict(0)
+}
+
+// evict pushes the oldest blocks out of the pool (to Go) until n more
+// bytes fit in p.maxBytes, or the pool is empty. p.mu is held.
+func (p *blockPool) evict(n int64) {
+	for p.outstanding+p.bytes+n > p.maxBytes && len(p.blocks) > 0 {
 		p.bytes -= int64(len(p.blocks[0])) * 8
 		p.blocks[0] = nil
 		p.blocks = p.blocks[1:]
 	}
 }
 
-// handedOut counts n recyclable bytes given to a result and starts a
-// collection in the background when enough have been since the last one.
-func (p *blockPool) handedOut(n int64) {
-	total := p.outstanding.Add(n)
-	since := p.sinceCollect.Add(n)
-	if since < max(collectAfterBytes, total-since) || !p.collecting.CompareAndSwap(false, true) {
-		return
+// admit reports whether n more bytes may be handed out with a finalizer,
+// counting them if so (blocks of other sizes waiting in the pool make room
+// for them), and starts a collection in the background when enough have
+// been since the last one.
+func (p *blockPool) admit(n int64) bool {
+	p.mu.Lock()
+	p.evict(n)
+	if p.outstanding+n > p.maxBytes {
+		p.mu.Unlock()
+		return false
 	}
-	p.sinceCollect.Store(0)
-	go func() {
-		defer p.collecting.Store(false)
-		runtime.GC()
-	}()
+	p.outstanding += n
+	p.sinceCollect += n
+	collect := p.sinceCollect >= p.maxBytes/2 && !p.collecting
+	if collect {
+		p.sinceCollect, p.collecting = 0, true
+	}
+	p.mu.Unlock()
+	if collect {
+		go func() {
+			runtime.GC()
+			p.mu.Lock()
+			p.collecting = false
+			p.mu.Unlock()
+		}()
+	}
+	return true
 }
 
 // newRecyclableStorage returns storage of words words for a result
@@ -123,14 +137,17 @@ func newRecyclableStorage(words int) ([]uint64, bool) {
 
 // recycleWhenUnreachable arranges for data's storage, which
 // newRecyclableStorage made, to come back to the pool once nothing refers
-// to it, calling release first (the memory charge the result held).
-func recycleWhenUnreachable(data []byte, release func()) {
+// to it, calling release first (the memory charge the result held). It
+// reports false, arranging nothing, when the pool's bound leaves no room.
+func recycleWhenUnreachable(data []byte, release func()) bool {
 	words := (cap(data) + 7) / 8
+	if !recycled.admit(int64(words) * 8) {
+		return false
+	}
 	first := (*uint64)(unsafe.Pointer(unsafe.SliceData(data)))
 	runtime.SetFinalizer(first, func(p *uint64) {
 		release()
-		recycled.outstanding.Add(-int64(words) * 8)
 		recycled.give(unsafe.Slice(p, words))
 	})
-	recycled.handedOut(int64(words) * 8)
+	return true
 }

@@ -42,12 +42,22 @@ func pooled(addr uintptr) bool {
 }
 
 // compileOne compiles y = prim(x) for x float32[recycleN], unfused, with
-// kernel as prim's kernel.
+// kernel as prim's kernel. It lifts the pool's bound for the test: results
+// of earlier tests not yet collected must not leave it no room.
 func compileOne(t *testing.T, prim string, params trace.Params, kernel kernelFunc) jit.Executable {
 	t.Helper()
-	old := kernels[prim]
+	recycled.mu.Lock()
+	old := recycled.maxBytes
+	recycled.maxBytes = 1 << 40
+	recycled.mu.Unlock()
+	t.Cleanup(func() {
+		recycled.mu.Lock()
+		recycled.maxBytes = old
+		recycled.mu.Unlock()
+	})
+	oldKernel := kernels[prim]
 	kernels[prim] = kernel
-	defer func() { kernels[prim] = old }()
+	defer func() { kernels[prim] = oldKernel }()
 	jb := newJaxprBuilder(t)
 	x := jb.input(trace.Float32, recycleN)
 	p, err := jit.Compile(jb.build(jb.bind(prim, params, x)))
@@ -148,29 +158,58 @@ func TestRecycledStorageWaitsForItsLastSlice(t *testing.T) {
 	waitFor(t, "the storage to reach the pool once its slice is gone", func() bool { return pooled(addr) })
 }
 
-// The pool keeps at most recycledMaxBytes, pushing out the oldest blocks.
+// At most maxBytes of storage is handed out with a finalizer or
+// waits in the pool; take returns the newest block of the size asked for
+// and lets go of it; a pool over its bound pushes out the oldest blocks.
 func TestRecyclePoolBound(t *testing.T) {
-	var p blockPool
-	defer func(old int64) { recycledMaxBytes = old }(recycledMaxBytes)
-	recycledMaxBytes = 3 * 1024 * 8
+	const block = 1024 * 8
+	p := blockPool{maxBytes: 4 * block}
+	for i := range 4 {
+		if !p.admit(block) {
+			t.Fatalf("block %d of 4 refused", i)
+		}
+	}
+	if p.admit(block) {
+		t.Fatal("a fifth block admitted")
+	}
 	blocks := make([][]uint64, 4)
 	for i := range blocks {
 		blocks[i] = make([]uint64, 1024)
 		p.give(blocks[i])
 	}
-	if p.bytes != recycledMaxBytes || len(p.blocks) != 3 {
-		t.Fatalf("pool holds %d blocks, %d bytes; want 3, %d", len(p.blocks), p.bytes, recycledMaxBytes)
-	}
-	if &p.blocks[0][0] != &blocks[1][0] {
-		t.Error("the oldest block was not the one pushed out")
+	if p.outstanding != 0 || p.bytes != 4*block {
+		t.Fatalf("all back: %d outstanding, %d pooled", p.outstanding, p.bytes)
 	}
 	if b := p.take(1024); &b[0] != &blocks[3][0] {
 		t.Error("take did not return the newest block")
 	}
-	if p.blocks[:3][2] != nil {
+	if p.blocks[:4][3] != nil {
 		t.Error("the pool's array still refers to the block taken: it can never come back")
 	}
 	if b := p.take(512); b != nil {
 		t.Error("take returned a block of another size")
+	}
+	// Three blocks wait; handing out two more pushes out the oldest.
+	if !p.admit(block) || !p.admit(block) {
+		t.Fatal("blocks waiting in the pool do not make room for new ones")
+	}
+	if p.bytes != 2*block || &p.blocks[0][0] != &blocks[1][0] {
+		t.Errorf("after making room: %d bytes pooled, want the 2 newest blocks", p.bytes)
+	}
+	if !p.admit(block) || !p.admit(block) || p.admit(block) || p.outstanding != 4*block || p.bytes != 0 {
+		t.Errorf("%d bytes outstanding and %d pooled, want the bound %d outstanding and no more", p.outstanding, p.bytes, 4*block)
+	}
+	// A pool over a bound made smaller gives back its oldest blocks.
+	p.blocks, p.bytes, p.outstanding = nil, 0, 0
+	for range 3 {
+		p.outstanding += block
+		p.give(make([]uint64, 1024))
+	}
+	p.maxBytes = 2 * block
+	p.outstanding += block
+	last := make([]uint64, 1024)
+	p.give(last)
+	if p.bytes != 2*block || &p.blocks[1][0] != &last[0] {
+		t.Errorf("over the bound: %d bytes pooled, want the 2 newest blocks", p.bytes)
 	}
 }

@@ -36,6 +36,26 @@ N = 1 << 24
 M = 1 << 20
 
 
+# The per-call latency rows: one call takes well under a microsecond, so a
+# single timed call measures the clock and the cold cache instead. Both
+# sides time a long loop of calls (NumPy: LATENCY_CALLS per sample, median
+# of samples; Go: -benchtime LATENCY_BENCHTIME) and report the time per call.
+LATENCY_ROWS = {"EagerAdd4", "EagerAddScalar4", "EagerSin4", "JitDispatch4"}
+LATENCY_CALLS = 20000
+LATENCY_BENCHTIME = "200000x"
+
+
+def loop_time(fn, samples=5):
+    fn()
+    times = []
+    for _ in range(samples):
+        t0 = time.perf_counter()
+        for _ in range(LATENCY_CALLS):
+            fn()
+        times.append((time.perf_counter() - t0) / LATENCY_CALLS)
+    return statistics.median(times)
+
+
 def median_time(fn, runs=7):
     fn()
     times = []
@@ -204,14 +224,19 @@ def main():
     only = sys.argv[sys.argv.index("-only") + 1] if "-only" in sys.argv else None
     if only:
         cases = [c for c in cases if re.search(only, c[0])]
-    names = "|".join(name for name, *_ in cases)
+    names = "|".join(name for name, *_ in cases if name not in LATENCY_ROWS)
+    # JitDispatch4 has no NumPy row: it is printed below the table.
+    latency = sorted({name for name, *_ in cases if name in LATENCY_ROWS} | {"JitDispatch4"})
     numpy_times = {}
     go = {}
     for _ in range(rounds):
         for name, _, fn, _, _ in cases:
-            numpy_times.setdefault(name, []).append(median_time(fn))
+            timer = loop_time if name in LATENCY_ROWS else median_time
+            numpy_times.setdefault(name, []).append(timer(fn))
         merge(go, run_go("./bench/machine/", ".", count, "10x"))
-        merge(go, run_go("./bench/", f"^Benchmark({names}|JitDispatch4)$", count))
+        if names:
+            merge(go, run_go("./bench/", f"^Benchmark({names})$", count))
+        merge(go, run_go("./bench/", f"^Benchmark({'|'.join(latency)})$", count, LATENCY_BENCHTIME))
     if not only:
         merge(go, run_go("./jit/", "CompileAllIntermediates", 1, "2x"))
 

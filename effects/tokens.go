@@ -84,6 +84,18 @@ func newFrame(id uint64, ordered scope, blocks uint64) *frame {
 
 func (t *Tokens) current() *frame { return t.frames[len(t.frames)-1] }
 
+// Waiting reports whether a program of the ordered effect kind would wait
+// for a runtime token (Deps of that kind alone is not empty), without
+// building the list.
+func (t *Tokens) Waiting(kind string) bool {
+	for _, tok := range t.current().ordered[kind] {
+		if !isDone(tok.done) {
+			return true
+		}
+	}
+	return false
+}
+
 // Deps returns the events a program with the ordered effect kinds must wait
 // for before it starts: the unfinished runtime tokens of those kinds. Pass
 // them (with the program's inputs) to Go, then call Record with the result

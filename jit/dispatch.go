@@ -175,41 +175,46 @@ func Dispatch(caller Caller, dev Device, effs trace.Effects, operands []Operand,
 // succeeded: events are immutable once set, so one serves them all.
 var completedOK = effects.Completed(nil)
 
-// dispatchMaybeNow is Dispatch, except that a quick program (one without
-// effects: no callback can need the caller) whose operands are computed
-// and whose device queue is idle runs at once on the calling goroutine:
-// the same as a program dispatched and finished instantly, since nothing
-// could observe the difference but the time it saves (~4 us).
-func dispatchMaybeNow(caller Caller, dev Device, effs trace.Effects, quick bool, operands []Operand, name string,
-	run func(bufs []Buffer, host Host) ([]Buffer, error)) *Future {
-	if quick {
-		for _, o := range operands {
-			if o.pending() != nil {
-				quick = false
-				break
-			}
+// runsNow reports whether a call of c may run at once on the calling
+// goroutine: a quick program (one without effects: no callback can need
+// the caller) whose operands are computed and whose device queue is idle.
+// That is the same as a program dispatched and finished instantly, since
+// nothing could observe the difference but the time it saves (~4 us).
+func (c *Compiled) runsNow(caller Caller, operands []Operand) bool {
+	if !c.quick || len(c.Jaxpr.Effects) > 0 {
+		return false
+	}
+	for _, o := range operands {
+		if o.pending() != nil {
+			return false
 		}
 	}
-	if !quick || len(effs) > 0 || len(caller.Effects().Tokens.Deps([]string{queueKind(dev)})) > 0 {
-		return Dispatch(caller, dev, effs, operands, name, run)
-	}
-	f := &Future{dev: dev}
-	bufs := make([]Buffer, len(operands))
-	for i, o := range operands {
+	return !caller.Effects().Tokens.Waiting(c.queue)
+}
+
+// callNow runs a call of c that runsNow allows, and returns its finished
+// Future.
+func (c *Compiled) callNow(operands []Operand, copyArg []bool) *Future {
+	f := &Future{dev: c.Device}
+	all := make([]Buffer, 0, len(c.Consts)+len(operands))
+	all = append(all, c.Consts...)
+	for _, o := range operands {
 		b, err := o.buffer()
 		if err != nil {
 			f.done = effects.Completed(err)
 			return f
 		}
-		bufs[i] = b
+		all = append(all, b)
 	}
-	outs, err := run(bufs, NoHost)
-	f.outs = outs
+	err := copyDonated(all[len(c.Consts):], copyArg)
+	if err == nil {
+		f.outs, err = c.Exe.Execute(all, NoHost)
+	}
 	switch {
 	case err == nil:
 		f.done = completedOK
-	case name != "":
-		f.done = effects.Completed(fmt.Errorf("%s: %w", name, err))
+	case c.name != "":
+		f.done = effects.Completed(fmt.Errorf("%s: %w", c.name, err))
 	default:
 		f.done = effects.Completed(err)
 	}

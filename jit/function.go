@@ -132,6 +132,9 @@ type Compiled struct {
 	// quick marks a program that may run on the calling goroutine (see
 	// quickProgram).
 	quick bool
+	// queue is the device's queue token kind (queueKind), which a quick
+	// program must find idle to run at once.
+	queue string
 	name  string
 }
 
@@ -223,7 +226,7 @@ func (f *Function) compile(sig *Signature, opts CompileOptions, t *Traced) (*Com
 	}
 	need, largest := programNeed(program)
 	return &Compiled{Jaxpr: jaxpr, Program: program, Exe: exe, Consts: consts, Device: dev, Donate: opts.Donate,
-		Extra: t.Extra, Need: need, Largest: largest, quick: quickProgram(jaxpr, program), name: f.Name}, nil
+		Extra: t.Extra, Need: need, Largest: largest, quick: quickProgram(jaxpr, program), queue: queueKind(dev), name: f.Name}, nil
 }
 
 // programNeed is what one run of p allocates and its largest result.
@@ -258,21 +261,39 @@ func (c *Compiled) Call(caller Caller, args []Operand, shared []bool) (*Future, 
 			copyArg[i] = true
 		}
 	}
-	exe, consts := c.Exe, c.Consts
-	return dispatchMaybeNow(caller, c.Device, c.Jaxpr.Effects, c.quick, args, c.name, func(bufs []Buffer, host Host) ([]Buffer, error) {
-		all := make([]Buffer, 0, len(consts)+len(bufs))
-		all = append(all, consts...)
-		for i, b := range bufs {
-			if copyArg != nil && copyArg[i] {
-				var err error
-				if b, err = CopyBuffer(b); err != nil {
-					return nil, err
-				}
-			}
-			all = append(all, b)
+	if c.runsNow(caller, args) {
+		return c.callNow(args, copyArg), nil
+	}
+	return Dispatch(caller, c.Device, c.Jaxpr.Effects, args, c.name, func(bufs []Buffer, host Host) ([]Buffer, error) {
+		all, err := c.arguments(bufs, copyArg)
+		if err != nil {
+			return nil, err
 		}
-		return exe.Execute(all, host)
+		return c.Exe.Execute(all, host)
 	}), nil
+}
+
+// arguments is the executable's argument list for the operands' buffers:
+// the captured constants, then the buffers (copyDonated).
+func (c *Compiled) arguments(bufs []Buffer, copyArg []bool) ([]Buffer, error) {
+	all := make([]Buffer, 0, len(c.Consts)+len(bufs))
+	all = append(append(all, c.Consts...), bufs...)
+	return all, copyDonated(all[len(c.Consts):], copyArg)
+}
+
+// copyDonated replaces each buffer of a donated argument that another
+// array may also hold (copyArg) by a copy, which the program may write.
+func copyDonated(bufs []Buffer, copyArg []bool) error {
+	for i := range copyArg {
+		if copyArg[i] {
+			b, err := CopyBuffer(bufs[i])
+			if err != nil {
+				return err
+			}
+			bufs[i] = b
+		}
+	}
+	return nil
 }
 
 // checkDonation refuses a call that donates a buffer another argument also

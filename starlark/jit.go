@@ -185,8 +185,18 @@ func (j *Jitted) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	}
 	outVars := c.Program.Jaxpr.OutVars
 	results := make([]starlark.Value, len(outVars))
+	// A program that ran at once and succeeded (jit's quick path) returns
+	// computed arrays: what reads or computes with them next need not go
+	// through its future. A failure stays pending, raised when read.
+	done := p.fut.Ready() && p.fut.Event().Err() == nil
 	for i, ov := range outVars {
-		r := newPendingArray(p, i, ov.Aval())
+		var r *Array
+		if done {
+			buf, _ := p.fut.Output(i)
+			r = &Array{aval: ov.Aval(), buf: buf}
+		} else {
+			r = newPendingArray(p, i, ov.Aval())
+		}
 		if k := c.OutAlias(i); k != -1 {
 			// An argument or captured constant returned as it is: both
 			// arrays hold the buffer. A donated one is deleted now, and

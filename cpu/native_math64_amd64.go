@@ -15,6 +15,11 @@ import (
 var nativeMath64 = map[string]mathEmitter{
 	"exp": (*nativeEmitter).exp64,
 	"log": (*nativeEmitter).log64,
+	"rsqrt": func(e *nativeEmitter, dst, x, _ uint8) {
+		// The block op's 1/math.Sqrt(x): two IEEE operations.
+		e.a.op2(sqrtpd, zmm, s0, e.r(x), zmm, 0, false)
+		e.f3(divpd, dst, e.c64reg(1, s1), e.r(s0))
+	},
 	"sin": func(e *nativeEmitter, dst, x, mask uint8) { e.sinCos64(false, dst, x, mask) },
 	"cos": func(e *nativeEmitter, dst, x, mask uint8) { e.sinCos64(true, dst, x, mask) },
 }

@@ -48,6 +48,7 @@ var nativeMath = map[string]mathEmitter{
 	"asinh": (*nativeEmitter).asinh,
 	"acosh": (*nativeEmitter).acosh,
 	"atanh": (*nativeEmitter).atanh,
+	"rsqrt": (*nativeEmitter).rsqrt,
 }
 
 // nativeMath2 lists the float32 functions of two arguments compiled to

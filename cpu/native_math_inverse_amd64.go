@@ -151,3 +151,12 @@ func (e *nativeEmitter) acos(dst, x, _ uint8) {
 	e.narrow(s0, small)
 	e.nanOutsideUnit(dst, x, s0)
 }
+
+// rsqrt is the block op's 1/√x in float64 rounded once to float32 (vmath
+// has no rsqrt); the IEEE square root and division need no special cases.
+func (e *nativeEmitter) rsqrt(dst, x, _ uint8) {
+	e.widen(s0, x)
+	e.a.op2(sqrtpd, zmm, s0, e.r(s0), zmm, 0, false)
+	e.f3(divpd, s0, e.c64reg(1, s1), e.r(s0))
+	e.narrow(dst, s0)
+}

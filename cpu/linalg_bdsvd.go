@@ -32,7 +32,9 @@ func bidiagSVD(d, e []float64, u []float64, rows, ldu int, v []float64) bool {
 	}
 	tiny := eps * norm
 	ur, vr := reversedColumns(u, rows, n, ldu), reversedColumns(v, n, n, n)
-	var planU, planV rotationPlan
+	planU, planV := newRotationPlan(), newRotationPlan()
+	defer planU.release()
+	defer planV.release()
 	// record appends the rotation of columns (j, j+1) to the sweep that
 	// runs from column lo, in the reversed numbering.
 	startSweep := func(p *rotationPlan, l, k int) {
@@ -57,7 +59,7 @@ func bidiagSVD(d, e []float64, u []float64, rows, ldu int, v []float64) bool {
 				// Rotations of U's columns (l-1, i), not neighbours: the
 				// recorded ones go first, then these, one by one.
 				planU.apply(ur, rows, n)
-				planU = rotationPlan{}
+				planU.reset()
 				c, s := 0.0, 1.0
 				for i := l; i <= k; i++ {
 					g := s * f[i]
@@ -89,8 +91,8 @@ func bidiagSVD(d, e []float64, u []float64, rows, ldu int, v []float64) bool {
 			g = math.Hypot(ff, 1)
 			ff = ((x-z)*(x+z) + h*(y/(ff+math.Copysign(g, ff))-h)) / x
 			c, s := 1.0, 1.0
-			startSweep(&planU, l, k)
-			startSweep(&planV, l, k)
+			startSweep(planU, l, k)
+			startSweep(planV, l, k)
 			for j := l; j < k; j++ {
 				i := j + 1
 				g, y = f[i], d[i]

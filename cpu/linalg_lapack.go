@@ -110,8 +110,9 @@ func eighOne(j *matrixJob) {
 	}
 	d, e := w.f, make([]float64, max(1, n-1))
 	tridiagonalize(full, n, d, e, v.f)
-	var plan rotationPlan
-	if !tridiagQL(d, e[:n-1], &plan) {
+	plan := newRotationPlan()
+	defer plan.release()
+	if !tridiagQL(d, e[:n-1], plan) {
 		fillNaN(v.f)
 		fillNaN(w.f)
 		return

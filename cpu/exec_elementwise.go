@@ -118,7 +118,9 @@ func (x *executable) executeDirect(args []jit.Buffer, host jit.Host) (*Buffer, e
 	}
 	var out [1]*Buffer
 	var recyclable bool
-	out[0], _, recyclable = newResultBuffer(x.dev, x.outAvals[0]) // the op writes every element
+	// The block op writes every element, so a large result is not zeroed
+	// first (a second pass over memory the op overwrites).
+	out[0], recyclable = newUninitializedBuffer(x.dev, x.outAvals[0])
 	if err := d.run(in[:len(d.arg)], out[0], host); err != nil {
 		charged.release(charged.bytes)
 		return nil, err

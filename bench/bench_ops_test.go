@@ -19,6 +19,11 @@ func BenchmarkEagerAddScalar4(b *testing.B) { benchEval(b, tiny4, "x + 1") }
 
 func BenchmarkEagerSin4(b *testing.B) { benchEval(b, tiny4, "jnp.sin(x)") }
 
+// A reduction's axes are params: its eager lookup compares them.
+func BenchmarkEagerSumAxis0_4x4(b *testing.B) {
+	benchEval(b, "x = jnp.ones((4, 4), dtype=jnp.float32)", "jnp.sum(x, axis=0)")
+}
+
 func BenchmarkJnpArgmaxFloat32_16M(b *testing.B) {
 	b.SetBytes(4 * n16M)
 	benchEval(b, uniform16M, "jnp.argmax(x)")

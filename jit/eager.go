@@ -149,12 +149,17 @@ func PreparePrimitive(dev Device, prim *trace.Primitive, params trace.Params, in
 }
 
 // eagerEntryOf finds the cache entry of a signature: in the recent table
-// when the primitive has no params (most ufuncs), else by its key text.
+// when the params are all of plain kinds (every ufunc, dot_general,
+// reductions), else by its key text.
 func eagerEntryOf(dev Device, prim *trace.Primitive, params trace.Params, in []trace.AVal) *eagerEntry {
 	slot := -1
-	if len(params) == 0 {
-		slot = recentSlot(prim, in)
-		if r := recentEager[slot].Load(); r != nil && r.matches(dev, prim, in) {
+	paramsHash, plain := uint64(0), true
+	if len(params) > 0 {
+		paramsHash, plain = params.Hash()
+	}
+	if plain {
+		slot = recentSlot(prim, paramsHash, in)
+		if r := recentEager[slot].Load(); r != nil && r.matches(dev, prim, params, in) {
 			return r.entry
 		}
 	}
@@ -164,6 +169,9 @@ func eagerEntryOf(dev Device, prim *trace.Primitive, params trace.Params, in []t
 	keyBuffers.Put(buf)
 	if slot >= 0 {
 		r := &recentSignature{dev: dev, prim: prim, in: make([]trace.AVal, len(in)), entry: e}
+		if len(params) > 0 {
+			r.params = params.CloneValues()
+		}
 		for i, a := range in {
 			r.in[i] = trace.AVal{Shape: a.Shape.Clone(), DType: a.DType, Weak: a.Weak}
 		}
@@ -172,23 +180,25 @@ func eagerEntryOf(dev Device, prim *trace.Primitive, params trace.Params, in []t
 	return e
 }
 
-// recentEager maps the signatures of parameterless primitives, hashed, to
-// their cache entries: a script's eager ops repeat a few signatures, and
+// recentEager maps eager signatures with plain params, hashed, to their
+// cache entries: a script's eager ops repeat a few signatures, and
 // comparing one directly costs a fraction of building its key text and
 // hashing that under a lock. A slot holds the last signature hashed to
-// it; another one's miss replaces it (the key map still has both).
+// it; another one's miss replaces it (the key map still has both). A hit
+// compares the whole signature, params included, never just the hash.
 var recentEager [256]atomic.Pointer[recentSignature]
 
 // A recentSignature is an eager signature and its entry; never modified
 // once stored.
 type recentSignature struct {
-	dev   Device
-	prim  *trace.Primitive
-	in    []trace.AVal
-	entry *eagerEntry
+	dev    Device
+	prim   *trace.Primitive
+	params trace.Params // a copy: the caller's may share slices with it
+	in     []trace.AVal
+	entry  *eagerEntry
 }
 
-func (r *recentSignature) matches(dev Device, prim *trace.Primitive, in []trace.AVal) bool {
+func (r *recentSignature) matches(dev Device, prim *trace.Primitive, params trace.Params, in []trace.AVal) bool {
 	if r.prim != prim || r.dev != dev || len(r.in) != len(in) {
 		return false
 	}
@@ -197,15 +207,17 @@ func (r *recentSignature) matches(dev Device, prim *trace.Primitive, in []trace.
 			return false
 		}
 	}
-	return true
+	return len(params) == len(r.params) && (len(params) == 0 || r.params.Same(params))
 }
 
-// recentSlot hashes a primitive and its operand types (FNV-1a over the
-// primitive's address, each dtype, weak flag and dimension).
-func recentSlot(prim *trace.Primitive, in []trace.AVal) int {
+// recentSlot hashes a primitive, its params' hash and its operand types
+// (FNV-1a over the primitive's address, the params' hash, each dtype, weak
+// flag and dimension).
+func recentSlot(prim *trace.Primitive, paramsHash uint64, in []trace.AVal) int {
 	h := uint64(14695981039346656037)
 	mix := func(v uint64) { h = (h ^ v) * 1099511628211 }
 	mix(uint64(uintptr(unsafe.Pointer(prim))))
+	mix(paramsHash)
 	for _, a := range in {
 		v := uint64(a.DType) << 1
 		if a.Weak {

@@ -17,3 +17,9 @@ func axpyRow(out, x []float64, a float64) {
 		out[j] += x[j] * a
 	}
 }
+
+// rowDots sets out[i] = Σ_j a[i*ld+j]·v[j] for i < len(out), j < len(v).
+func rowDots(a []float64, ld int, v, out []float64) { rowDotsGo(a, ld, v, out) }
+
+// rowKernelsHaveFMA: no fused row kernels on this architecture.
+var rowKernelsHaveFMA = false

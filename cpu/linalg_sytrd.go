@@ -10,8 +10,7 @@ import "math"
 // (both triangles), so every step is contiguous row work — a
 // matrix-vector product as dot products of rows, then the symmetric
 // rank-2 update as two axpys per row — shared out over rows across the
-// pool, with vector kernels (linalg_rot_amd64.s, the dot products
-// gonum's).
+// pool, with vector kernels (linalg_rot_amd64.s).
 
 // realReflector makes H = I - τ·v·vᵀ with H·x = β·e₁ for x (len ≥ 1),
 // overwriting x with v (v[0] = 1); τ = 0 when x is already β·e₁.
@@ -55,8 +54,9 @@ func tridiagonalize(a []float64, n int, d, e, q []float64) {
 		base := (k+1)*n + k + 1
 		yk := y[:m]
 		pool.parallelFor(nil, m, rowGrain(m), func(lo, hi int) {
+			rowDots(a[base+lo*n:], n, v, yk[lo:hi])
 			for i := lo; i < hi; i++ {
-				yk[i] = tau * blasImpl.Ddot(m, a[base+i*n:base+i*n+m], 1, v, 1)
+				yk[i] *= tau
 			}
 		})
 		alpha := -0.5 * tau * blasImpl.Ddot(m, yk, 1, v, 1)
@@ -157,5 +157,12 @@ func accumulateReflectors(h reflectorRows, q []float64, rows, cols, ldq int) {
 func rank2RowGo(row, v, w []float64, vi, wi float64) {
 	for j := range row {
 		row[j] -= vi*w[j] + wi*v[j]
+	}
+}
+
+// rowDotsGo is rowDots' portable loop.
+func rowDotsGo(a []float64, ld int, v, out []float64) {
+	for i := range out {
+		out[i] = dotRow(a[i*ld:i*ld+len(v)], v)
 	}
 }

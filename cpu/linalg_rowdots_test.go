@@ -48,3 +48,32 @@ func TestRowDots(t *testing.T) {
 		}
 	}
 }
+
+// rotationNorm against math.Hypot: within two ulps in the direct range,
+// the same at its edges and beyond (huge, tiny, zero, infinite, NaN).
+func TestRotationNorm(t *testing.T) {
+	rng := rand.New(rand.NewSource(18))
+	cases := [][2]float64{
+		{0, 0}, {3, 4}, {-3, 4}, {1e300, 1e300}, {1e-300, 1e-300}, {1e-300, 1},
+		{1e200, 1}, {0x1p450, 0x1p450}, {0x1p-450, 0x1p-450}, {5e-324, 0},
+		{math.Inf(1), 1}, {1, math.Inf(-1)}, {math.Inf(1), math.NaN()},
+	}
+	for range 1000 {
+		cases = append(cases, [2]float64{
+			rng.NormFloat64() * math.Pow(2, float64(rng.Intn(1200)-600)),
+			rng.NormFloat64() * math.Pow(2, float64(rng.Intn(1200)-600)),
+		})
+	}
+	for _, c := range cases {
+		got, want := rotationNorm(c[0], c[1]), math.Hypot(c[0], c[1])
+		if math.IsNaN(want) || math.IsInf(want, 0) || want == 0 {
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("rotationNorm(%g, %g) = %v, want %v", c[0], c[1], got, want)
+			}
+			continue
+		}
+		if ulps := math.Abs(got-want) / (math.Nextafter(want, math.Inf(1)) - want); ulps > 2 {
+			t.Errorf("rotationNorm(%g, %g) = %v, want %v (%.1f ulps)", c[0], c[1], got, want, ulps)
+		}
+	}
+}

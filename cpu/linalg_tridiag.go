@@ -93,7 +93,7 @@ func tridiagQL(d, e []float64, plan *rotationPlan) bool {
 				c3, c2, s2 = c2, c, s
 				g = c * off[i]
 				h = c * p
-				r = math.Hypot(p, off[i])
+				r = rotationNorm(p, off[i])
 				off[i+1] = s * r
 				s = off[i] / r
 				c = p / r
@@ -236,4 +236,15 @@ func symTridiagEigen(d, e, z []float64) bool {
 	plan.apply(z, n, n)
 	sortEigen(d, z, n)
 	return true
+}
+
+// rotationNorm is √(a²+b²), directly where a²+b² neither overflows nor
+// comes near the subnormals (then neither square loses anything that
+// matters to the sum), else by math.Hypot, whose scaling costs a
+// division: it sits on the QL sweep's serial chain, once a rotation.
+func rotationNorm(a, b float64) float64 {
+	if ss := a*a + b*b; ss > 0x1p-900 && ss < 0x1p900 {
+		return math.Sqrt(ss)
+	}
+	return math.Hypot(a, b)
 }

@@ -141,6 +141,15 @@ func matmul(fn string, a, b *jstarlark.Array, opts lax.DotOptions) (*jstarlark.A
 		return nil, fmt.Errorf("%s: shapes %s and %s are incompatible: contracting dimensions %d and %d differ",
 			fn, a.Shape(), b.Shape(), a.Shape()[a.NDim()-1], b.Shape()[bContract])
 	}
+	if a.NDim() == 2 && b.NDim() == 2 {
+		// The commonest product, a matrix by a matrix, needs none of the
+		// batch bookkeeping below: one dot_general, no transpose.
+		out, err := dotGeneral(a, b, lax.DotDims([]int{1}, []int{0}, nil, nil), opts, t)
+		if err != nil {
+			return nil, err
+		}
+		return jstarlark.ConvertType(out, t)
+	}
 	var aBatch, bBatch []int
 	if aMat {
 		aBatch = a.Shape()[:a.NDim()-2]

@@ -36,11 +36,12 @@ N = 1 << 24
 M = 1 << 20
 
 
-# The per-call latency rows: one call takes well under a microsecond, so a
-# single timed call measures the clock and the cold cache instead. Both
+# The per-call latency rows: one call takes well under a microsecond (a
+# 64x64 matmul a few), so a single timed call, or Go's mean of three,
+# measures the clock, the cold cache and waking the workers instead. Both
 # sides time a long loop of calls (NumPy: LATENCY_CALLS per sample, median
 # of samples; Go: -benchtime LATENCY_BENCHTIME) and report the time per call.
-LATENCY_ROWS = {"EagerAdd4", "EagerAddScalar4", "EagerSin4", "JitDispatch4"}
+LATENCY_ROWS = {"EagerAdd4", "EagerAddScalar4", "EagerSin4", "JitDispatch4", "JnpMatmulFloat32_64"}
 LATENCY_CALLS = 20000
 LATENCY_BENCHTIME = "200000x"
 

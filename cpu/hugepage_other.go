@@ -1,0 +1,5 @@
+//go:build !linux
+
+package cpu
+
+func adviseHugePages([]uint64) {}

@@ -77,9 +77,6 @@ func newUninitializedBuffer(dev *Device, aval trace.AVal) (buf *Buffer, recyclab
 	}
 	if storage == nil {
 		storage = unsafe.Slice((*uint64)(mallocgc(uintptr(words)*8, nil, false)), words)
-		if n >= hugePageMin {
-			adviseHugePages(storage)
-		}
 	}
 	buf = &Buffer{aval: aval, dev: dev, data: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(storage))), n)}
 	if poisonUninitialized {
@@ -89,10 +86,6 @@ func newUninitializedBuffer(dev *Device, aval trace.AVal) (buf *Buffer, recyclab
 	}
 	return buf, recyclable
 }
-
-// hugePageMin is the fresh result storage asked to be huge pages: at
-// least a few whole 2 MiB pages inside it.
-const hugePageMin = 8 << 20
 
 // poisonUninitialized, set by tests, fills unzeroed results with all-ones
 // bytes (NaN, -1, True), so that an element a kernel fails to write shows.

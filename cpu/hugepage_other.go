@@ -1,5 +1,0 @@
-//go:build !linux
-
-package cpu
-
-func adviseHugePages([]uint64) {}

@@ -33,6 +33,26 @@ func asEntry(session *Session, thread *starlark.Thread, fn func() error) error {
 	return err
 }
 
+// callTimes calls run n times from a script's entry point, waiting for
+// each array result: dispatch is asynchronous, and the work is what is
+// timed.
+func callTimes(session *Session, thread *starlark.Thread, run starlark.Callable, n int) error {
+	return asEntry(session, thread, func() error {
+		for range n {
+			v, err := starlark.Call(thread, run, nil, nil)
+			if err != nil {
+				return err
+			}
+			if a, ok := v.(*Array); ok {
+				if _, err := a.Buffer(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
 func benchEval(b *testing.B, setup, call string) {
 	session := newSession(&bytes.Buffer{}, nil)
 	thread := session.NewThread("bench")
@@ -46,20 +66,7 @@ func benchEval(b *testing.B, setup, call string) {
 	}
 	b.ResetTimer()
 	// Registered as running, as a script's thread is.
-	err = asEntry(session, thread, func() error {
-		for i := 0; i < b.N; i++ {
-			v, err := starlark.Call(thread, run, nil, nil)
-			if err != nil {
-				return err
-			}
-			if a, ok := v.(*Array); ok { // dispatch is asynchronous: time the work
-				if _, err := a.Buffer(); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	err = callTimes(session, thread, run, b.N)
 	if err != nil {
 		b.Fatal(FormatError(err))
 	}

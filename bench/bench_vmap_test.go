@@ -40,20 +40,7 @@ func benchEvalCPU(b *testing.B, setup, call string) {
 	}
 	b.ResetTimer()
 	start := cpuTime()
-	err = asEntry(session, thread, func() error {
-		for i := 0; i < b.N; i++ {
-			v, err := starlark.Call(thread, run, nil, nil)
-			if err != nil {
-				return err
-			}
-			if a, ok := v.(*Array); ok { // dispatch is asynchronous: time the work
-				if _, err := a.Buffer(); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	err = callTimes(session, thread, run, b.N)
 	if err != nil {
 		b.Fatal(FormatError(err))
 	}

@@ -242,6 +242,9 @@ func TestREPLOnATerminal(t *testing.T) {
 	term.send("if n:\r")
 	term.expect(continuationPrompt + "        ")
 	term.send("return 1\r")
+	// The line's own redraws also start with the indented prompt: wait
+	// for its end first, so the Backspaces go to the next line.
+	term.expect("return 1\r\n")
 	term.expect(continuationPrompt + "        ")
 	term.send("\x7f\x7f\x7f\x7freturn 2\r\r")
 	term.prompted("h(0), h(5)", "(2, 1)")
